@@ -1985,6 +1985,11 @@ static const struct tracer_record_member cuda_record_108_members[] = {
 };
 static const struct tracer_record cuda_record_108 = {"struct CUdevResource_st", 144, cuda_record_108_members, 1};
 
+static const int64_t cuda_cuGetErrorString_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGetErrorString_slots[] = {
     {"error", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"pStr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1995,6 +2000,11 @@ static const struct tracer_slot cuda_cuGetErrorString_slots[] = {
 static const struct tracer_field_format cuda_cuGetErrorString_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"error", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGetErrorName_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGetErrorName_slots[] = {
@@ -2009,6 +2019,11 @@ static const struct tracer_field_format cuda_cuGetErrorName_formats[] = {
     {"error", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuInit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuInit_slots[] = {
     {"Flags", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2016,6 +2031,11 @@ static const struct tracer_slot cuda_cuInit_slots[] = {
 
 static const struct tracer_field_format cuda_cuInit_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDriverGetVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDriverGetVersion_slots[] = {
@@ -2026,6 +2046,11 @@ static const struct tracer_slot cuda_cuDriverGetVersion_slots[] = {
 
 static const struct tracer_field_format cuda_cuDriverGetVersion_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGet_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGet_slots[] = {
@@ -2039,6 +2064,11 @@ static const struct tracer_field_format cuda_cuDeviceGet_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDeviceGetCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceGetCount_slots[] = {
     {"count", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2047,6 +2077,11 @@ static const struct tracer_slot cuda_cuDeviceGetCount_slots[] = {
 
 static const struct tracer_field_format cuda_cuDeviceGetCount_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetName_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetName_slots[] = {
@@ -2061,6 +2096,11 @@ static const struct tracer_field_format cuda_cuDeviceGetName_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDeviceGetUuid_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceGetUuid_v2_slots[] = {
     {"uuid", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2071,6 +2111,11 @@ static const struct tracer_field_format cuda_cuDeviceGetUuid_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"uuid_bytes", NULL, NULL},
     {"uuid_vals", NULL, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetLuid_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetLuid_slots[] = {
@@ -2086,6 +2131,11 @@ static const struct tracer_field_format cuda_cuDeviceGetLuid_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDeviceTotalMem_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceTotalMem_v2_slots[] = {
     {"bytes", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2095,6 +2145,11 @@ static const struct tracer_slot cuda_cuDeviceTotalMem_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuDeviceTotalMem_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetTexture1DLinearMaxWidth_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetTexture1DLinearMaxWidth_slots[] = {
@@ -2111,6 +2166,11 @@ static const struct tracer_field_format cuda_cuDeviceGetTexture1DLinearMaxWidth_
     {"format", &cuda_names_15, NULL},
 };
 
+static const int64_t cuda_cuDeviceGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceGetAttribute_slots[] = {
     {"pi", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attrib", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2122,6 +2182,11 @@ static const struct tracer_slot cuda_cuDeviceGetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuDeviceGetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attrib", &cuda_names_18, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetHostAtomicCapabilities_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetHostAtomicCapabilities_slots[] = {
@@ -2139,6 +2204,11 @@ static const struct tracer_field_format cuda_cuDeviceGetHostAtomicCapabilities_f
     {"operations_vals", &cuda_names_56, NULL},
 };
 
+static const int64_t cuda_cuDeviceGetNvSciSyncAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceGetNvSciSyncAttributes_slots[] = {
     {"nvSciSyncAttrList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2150,6 +2220,11 @@ static const struct tracer_field_format cuda_cuDeviceGetNvSciSyncAttributes_form
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDeviceSetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceSetMemPool_slots[] = {
     {"dev", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"pool", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2158,6 +2233,11 @@ static const struct tracer_slot cuda_cuDeviceSetMemPool_slots[] = {
 
 static const struct tracer_field_format cuda_cuDeviceSetMemPool_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetMemPool_slots[] = {
@@ -2171,6 +2251,11 @@ static const struct tracer_field_format cuda_cuDeviceGetMemPool_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDeviceGetDefaultMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceGetDefaultMemPool_slots[] = {
     {"pool_out", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2180,6 +2265,11 @@ static const struct tracer_slot cuda_cuDeviceGetDefaultMemPool_slots[] = {
 
 static const struct tracer_field_format cuda_cuDeviceGetDefaultMemPool_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetExecAffinitySupport_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetExecAffinitySupport_slots[] = {
@@ -2195,6 +2285,11 @@ static const struct tracer_field_format cuda_cuDeviceGetExecAffinitySupport_form
     {"type", &cuda_names_51, NULL},
 };
 
+static const int64_t cuda_cuFlushGPUDirectRDMAWrites_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuFlushGPUDirectRDMAWrites_slots[] = {
     {"target", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"scope", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2207,6 +2302,11 @@ static const struct tracer_field_format cuda_cuFlushGPUDirectRDMAWrites_formats[
     {"scope", &cuda_names_89, NULL},
 };
 
+static const int64_t cuda_cuDeviceGetProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceGetProperties_slots[] = {
     {"prop", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2217,6 +2317,11 @@ static const struct tracer_field_format cuda_cuDeviceGetProperties_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"prop_bytes", NULL, &cuda_record_34},
     {"prop_vals", NULL, &cuda_record_34},
+};
+
+static const int64_t cuda_cuDeviceComputeCapability_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceComputeCapability_slots[] = {
@@ -2232,6 +2337,11 @@ static const struct tracer_field_format cuda_cuDeviceComputeCapability_formats[]
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDevicePrimaryCtxRetain_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDevicePrimaryCtxRetain_slots[] = {
     {"pctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2243,6 +2353,11 @@ static const struct tracer_field_format cuda_cuDevicePrimaryCtxRetain_formats[] 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDevicePrimaryCtxRelease_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDevicePrimaryCtxRelease_v2_slots[] = {
     {"dev", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2250,6 +2365,11 @@ static const struct tracer_slot cuda_cuDevicePrimaryCtxRelease_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuDevicePrimaryCtxRelease_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDevicePrimaryCtxSetFlags_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDevicePrimaryCtxSetFlags_v2_slots[] = {
@@ -2260,6 +2380,11 @@ static const struct tracer_slot cuda_cuDevicePrimaryCtxSetFlags_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuDevicePrimaryCtxSetFlags_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDevicePrimaryCtxGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDevicePrimaryCtxGetState_slots[] = {
@@ -2275,6 +2400,11 @@ static const struct tracer_field_format cuda_cuDevicePrimaryCtxGetState_formats[
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDevicePrimaryCtxReset_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDevicePrimaryCtxReset_v2_slots[] = {
     {"dev", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2282,6 +2412,11 @@ static const struct tracer_slot cuda_cuDevicePrimaryCtxReset_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuDevicePrimaryCtxReset_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxCreate_v4_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxCreate_v4_slots[] = {
@@ -2299,6 +2434,11 @@ static const struct tracer_field_format cuda_cuCtxCreate_v4_formats[] = {
     {"ctxCreateParams_vals", NULL, &cuda_record_54},
 };
 
+static const int64_t cuda_cuCtxDestroy_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxDestroy_v2_slots[] = {
     {"ctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2308,6 +2448,11 @@ static const struct tracer_field_format cuda_cuCtxDestroy_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxPushCurrent_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxPushCurrent_v2_slots[] = {
     {"ctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2315,6 +2460,11 @@ static const struct tracer_slot cuda_cuCtxPushCurrent_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxPushCurrent_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxPopCurrent_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxPopCurrent_v2_slots[] = {
@@ -2327,6 +2477,11 @@ static const struct tracer_field_format cuda_cuCtxPopCurrent_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxSetCurrent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxSetCurrent_slots[] = {
     {"ctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2334,6 +2489,11 @@ static const struct tracer_slot cuda_cuCtxSetCurrent_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxSetCurrent_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxGetCurrent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxGetCurrent_slots[] = {
@@ -2346,6 +2506,11 @@ static const struct tracer_field_format cuda_cuCtxGetCurrent_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxGetDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxGetDevice_slots[] = {
     {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2354,6 +2519,11 @@ static const struct tracer_slot cuda_cuCtxGetDevice_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxGetDevice_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxGetDevice_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxGetDevice_v2_slots[] = {
@@ -2367,6 +2537,11 @@ static const struct tracer_field_format cuda_cuCtxGetDevice_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxGetFlags_slots[] = {
     {"flags", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2377,6 +2552,11 @@ static const struct tracer_field_format cuda_cuCtxGetFlags_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxSetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxSetFlags_slots[] = {
     {"flags", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2384,6 +2564,11 @@ static const struct tracer_slot cuda_cuCtxSetFlags_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxSetFlags_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxGetId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxGetId_slots[] = {
@@ -2397,12 +2582,22 @@ static const struct tracer_field_format cuda_cuCtxGetId_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxSynchronize_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cuda_cuCtxSynchronize_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxSynchronize_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxSynchronize_v2_slots[] = {
@@ -2414,6 +2609,11 @@ static const struct tracer_field_format cuda_cuCtxSynchronize_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxSetLimit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxSetLimit_slots[] = {
     {"limit", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"value", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2423,6 +2623,11 @@ static const struct tracer_slot cuda_cuCtxSetLimit_slots[] = {
 static const struct tracer_field_format cuda_cuCtxSetLimit_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"limit", &cuda_names_36, NULL},
+};
+
+static const int64_t cuda_cuCtxGetLimit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxGetLimit_slots[] = {
@@ -2437,6 +2642,11 @@ static const struct tracer_field_format cuda_cuCtxGetLimit_formats[] = {
     {"limit", &cuda_names_36, NULL},
 };
 
+static const int64_t cuda_cuCtxGetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxGetCacheConfig_slots[] = {
     {"pconfig", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2449,6 +2659,11 @@ static const struct tracer_field_format cuda_cuCtxGetCacheConfig_formats[] = {
     {"pconfig_vals", &cuda_names_21, NULL},
 };
 
+static const int64_t cuda_cuCtxSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxSetCacheConfig_slots[] = {
     {"config", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2457,6 +2672,11 @@ static const struct tracer_slot cuda_cuCtxSetCacheConfig_slots[] = {
 static const struct tracer_field_format cuda_cuCtxSetCacheConfig_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"config", &cuda_names_21, NULL},
+};
+
+static const int64_t cuda_cuCtxGetApiVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxGetApiVersion_slots[] = {
@@ -2468,6 +2688,11 @@ static const struct tracer_slot cuda_cuCtxGetApiVersion_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxGetApiVersion_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxGetStreamPriorityRange_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxGetStreamPriorityRange_slots[] = {
@@ -2482,12 +2707,22 @@ static const struct tracer_field_format cuda_cuCtxGetStreamPriorityRange_formats
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxResetPersistingL2Cache_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxResetPersistingL2Cache_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cuda_cuCtxResetPersistingL2Cache_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxGetExecAffinity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxGetExecAffinity_slots[] = {
@@ -2503,6 +2738,11 @@ static const struct tracer_field_format cuda_cuCtxGetExecAffinity_formats[] = {
     {"type", &cuda_names_51, NULL},
 };
 
+static const int64_t cuda_cuCtxRecordEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxRecordEvent_slots[] = {
     {"hCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hEvent", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2513,6 +2753,11 @@ static const struct tracer_field_format cuda_cuCtxRecordEvent_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxWaitEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxWaitEvent_slots[] = {
     {"hCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hEvent", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2521,6 +2766,11 @@ static const struct tracer_slot cuda_cuCtxWaitEvent_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxWaitEvent_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxAttach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxAttach_slots[] = {
@@ -2534,6 +2784,11 @@ static const struct tracer_field_format cuda_cuCtxAttach_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxDetach_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxDetach_slots[] = {
     {"ctx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2541,6 +2796,11 @@ static const struct tracer_slot cuda_cuCtxDetach_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxDetach_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxGetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxGetSharedMemConfig_slots[] = {
@@ -2555,6 +2815,11 @@ static const struct tracer_field_format cuda_cuCtxGetSharedMemConfig_formats[] =
     {"pConfig_vals", &cuda_names_22, NULL},
 };
 
+static const int64_t cuda_cuCtxSetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxSetSharedMemConfig_slots[] = {
     {"config", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2563,6 +2828,11 @@ static const struct tracer_slot cuda_cuCtxSetSharedMemConfig_slots[] = {
 static const struct tracer_field_format cuda_cuCtxSetSharedMemConfig_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"config", &cuda_names_22, NULL},
+};
+
+static const int64_t cuda_cuModuleLoad_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuModuleLoad_slots[] = {
@@ -2576,6 +2846,11 @@ static const struct tracer_field_format cuda_cuModuleLoad_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuModuleLoadData_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuModuleLoadData_slots[] = {
     {"module", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"image", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2585,6 +2860,11 @@ static const struct tracer_slot cuda_cuModuleLoadData_slots[] = {
 
 static const struct tracer_field_format cuda_cuModuleLoadData_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuModuleLoadDataEx_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuModuleLoadDataEx_slots[] = {
@@ -2605,6 +2885,11 @@ static const struct tracer_field_format cuda_cuModuleLoadDataEx_formats[] = {
     {"options_vals", &cuda_names_28, NULL},
 };
 
+static const int64_t cuda_cuModuleLoadFatBinary_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuModuleLoadFatBinary_slots[] = {
     {"module", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fatCubin", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2616,6 +2901,11 @@ static const struct tracer_field_format cuda_cuModuleLoadFatBinary_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuModuleUnload_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuModuleUnload_slots[] = {
     {"hmod", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2623,6 +2913,11 @@ static const struct tracer_slot cuda_cuModuleUnload_slots[] = {
 
 static const struct tracer_field_format cuda_cuModuleUnload_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuModuleGetLoadingMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuModuleGetLoadingMode_slots[] = {
@@ -2637,6 +2932,11 @@ static const struct tracer_field_format cuda_cuModuleGetLoadingMode_formats[] = 
     {"mode_vals", &cuda_names_97, NULL},
 };
 
+static const int64_t cuda_cuModuleGetFunction_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuModuleGetFunction_slots[] = {
     {"hfunc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hmod", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2649,6 +2949,11 @@ static const struct tracer_field_format cuda_cuModuleGetFunction_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuModuleGetFunctionCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuModuleGetFunctionCount_slots[] = {
     {"count", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mod", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2658,6 +2963,11 @@ static const struct tracer_slot cuda_cuModuleGetFunctionCount_slots[] = {
 
 static const struct tracer_field_format cuda_cuModuleGetFunctionCount_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuModuleEnumerateFunctions_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuModuleEnumerateFunctions_slots[] = {
@@ -2672,6 +2982,11 @@ static const struct tracer_field_format cuda_cuModuleEnumerateFunctions_formats[
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuModuleGetGlobal_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuModuleGetGlobal_v2_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bytes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2684,6 +2999,11 @@ static const struct tracer_slot cuda_cuModuleGetGlobal_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuModuleGetGlobal_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLinkCreate_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLinkCreate_v2_slots[] = {
@@ -2701,6 +3021,11 @@ static const struct tracer_field_format cuda_cuLinkCreate_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"options_val", &cuda_names_28, NULL},
     {"options_vals", &cuda_names_28, NULL},
+};
+
+static const int64_t cuda_cuLinkAddData_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLinkAddData_v2_slots[] = {
@@ -2724,6 +3049,11 @@ static const struct tracer_field_format cuda_cuLinkAddData_v2_formats[] = {
     {"options_vals", &cuda_names_28, NULL},
 };
 
+static const int64_t cuda_cuLinkAddFile_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLinkAddFile_v2_slots[] = {
     {"state", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"type", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2743,6 +3073,11 @@ static const struct tracer_field_format cuda_cuLinkAddFile_v2_formats[] = {
     {"options_vals", &cuda_names_28, NULL},
 };
 
+static const int64_t cuda_cuLinkComplete_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLinkComplete_slots[] = {
     {"state", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cubinOut", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2756,6 +3091,11 @@ static const struct tracer_field_format cuda_cuLinkComplete_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLinkDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLinkDestroy_slots[] = {
     {"state", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2763,6 +3103,11 @@ static const struct tracer_slot cuda_cuLinkDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuLinkDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuModuleGetTexRef_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuModuleGetTexRef_slots[] = {
@@ -2777,6 +3122,11 @@ static const struct tracer_field_format cuda_cuModuleGetTexRef_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuModuleGetSurfRef_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuModuleGetSurfRef_slots[] = {
     {"pSurfRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hmod", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2787,6 +3137,11 @@ static const struct tracer_slot cuda_cuModuleGetSurfRef_slots[] = {
 
 static const struct tracer_field_format cuda_cuModuleGetSurfRef_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLibraryLoadData_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLibraryLoadData_slots[] = {
@@ -2814,6 +3169,11 @@ static const struct tracer_field_format cuda_cuLibraryLoadData_formats[] = {
     {"libraryOptions_vals", &cuda_names_53, NULL},
 };
 
+static const int64_t cuda_cuLibraryLoadFromFile_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLibraryLoadFromFile_slots[] = {
     {"library", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fileName", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2839,6 +3199,11 @@ static const struct tracer_field_format cuda_cuLibraryLoadFromFile_formats[] = {
     {"libraryOptions_vals", &cuda_names_53, NULL},
 };
 
+static const int64_t cuda_cuLibraryUnload_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLibraryUnload_slots[] = {
     {"library", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2846,6 +3211,11 @@ static const struct tracer_slot cuda_cuLibraryUnload_slots[] = {
 
 static const struct tracer_field_format cuda_cuLibraryUnload_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLibraryGetKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLibraryGetKernel_slots[] = {
@@ -2860,6 +3230,11 @@ static const struct tracer_field_format cuda_cuLibraryGetKernel_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLibraryGetKernelCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLibraryGetKernelCount_slots[] = {
     {"count", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"lib", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2869,6 +3244,11 @@ static const struct tracer_slot cuda_cuLibraryGetKernelCount_slots[] = {
 
 static const struct tracer_field_format cuda_cuLibraryGetKernelCount_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLibraryEnumerateKernels_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLibraryEnumerateKernels_slots[] = {
@@ -2883,6 +3263,11 @@ static const struct tracer_field_format cuda_cuLibraryEnumerateKernels_formats[]
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLibraryGetModule_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLibraryGetModule_slots[] = {
     {"pMod", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"library", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2892,6 +3277,11 @@ static const struct tracer_slot cuda_cuLibraryGetModule_slots[] = {
 
 static const struct tracer_field_format cuda_cuLibraryGetModule_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuKernelGetFunction_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuKernelGetFunction_slots[] = {
@@ -2905,6 +3295,11 @@ static const struct tracer_field_format cuda_cuKernelGetFunction_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuKernelGetLibrary_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuKernelGetLibrary_slots[] = {
     {"pLib", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"kernel", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2914,6 +3309,11 @@ static const struct tracer_slot cuda_cuKernelGetLibrary_slots[] = {
 
 static const struct tracer_field_format cuda_cuKernelGetLibrary_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLibraryGetGlobal_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLibraryGetGlobal_slots[] = {
@@ -2930,6 +3330,11 @@ static const struct tracer_field_format cuda_cuLibraryGetGlobal_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLibraryGetManaged_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLibraryGetManaged_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bytes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2944,6 +3349,11 @@ static const struct tracer_field_format cuda_cuLibraryGetManaged_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLibraryGetUnifiedFunction_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLibraryGetUnifiedFunction_slots[] = {
     {"fptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"library", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2954,6 +3364,11 @@ static const struct tracer_slot cuda_cuLibraryGetUnifiedFunction_slots[] = {
 
 static const struct tracer_field_format cuda_cuLibraryGetUnifiedFunction_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuKernelGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuKernelGetAttribute_slots[] = {
@@ -2970,6 +3385,11 @@ static const struct tracer_field_format cuda_cuKernelGetAttribute_formats[] = {
     {"attrib", &cuda_names_20, NULL},
 };
 
+static const int64_t cuda_cuKernelSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuKernelSetAttribute_slots[] = {
     {"attrib", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"val", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2981,6 +3401,11 @@ static const struct tracer_slot cuda_cuKernelSetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuKernelSetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attrib", &cuda_names_20, NULL},
+};
+
+static const int64_t cuda_cuKernelSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuKernelSetCacheConfig_slots[] = {
@@ -2995,6 +3420,11 @@ static const struct tracer_field_format cuda_cuKernelSetCacheConfig_formats[] = 
     {"config", &cuda_names_21, NULL},
 };
 
+static const int64_t cuda_cuKernelGetName_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuKernelGetName_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hfunc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3004,6 +3434,11 @@ static const struct tracer_slot cuda_cuKernelGetName_slots[] = {
 
 static const struct tracer_field_format cuda_cuKernelGetName_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuKernelGetParamInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuKernelGetParamInfo_slots[] = {
@@ -3020,6 +3455,11 @@ static const struct tracer_field_format cuda_cuKernelGetParamInfo_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemGetInfo_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemGetInfo_v2_slots[] = {
     {"free", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"total", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3032,6 +3472,11 @@ static const struct tracer_field_format cuda_cuMemGetInfo_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemAlloc_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemAlloc_v2_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bytesize", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3041,6 +3486,11 @@ static const struct tracer_slot cuda_cuMemAlloc_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemAlloc_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemAllocPitch_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemAllocPitch_v2_slots[] = {
@@ -3058,6 +3508,11 @@ static const struct tracer_field_format cuda_cuMemAllocPitch_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemFree_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemFree_v2_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3065,6 +3520,11 @@ static const struct tracer_slot cuda_cuMemFree_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemFree_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemGetAddressRange_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemGetAddressRange_v2_slots[] = {
@@ -3080,6 +3540,11 @@ static const struct tracer_field_format cuda_cuMemGetAddressRange_v2_formats[] =
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemAllocHost_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemAllocHost_v2_slots[] = {
     {"pp", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bytesize", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3091,6 +3556,11 @@ static const struct tracer_field_format cuda_cuMemAllocHost_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemFreeHost_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemFreeHost_slots[] = {
     {"p", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3098,6 +3568,11 @@ static const struct tracer_slot cuda_cuMemFreeHost_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemFreeHost_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemHostAlloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemHostAlloc_slots[] = {
@@ -3112,6 +3587,11 @@ static const struct tracer_field_format cuda_cuMemHostAlloc_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemHostGetDevicePointer_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemHostGetDevicePointer_v2_slots[] = {
     {"pdptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"p", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3122,6 +3602,11 @@ static const struct tracer_slot cuda_cuMemHostGetDevicePointer_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemHostGetDevicePointer_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemHostGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemHostGetFlags_slots[] = {
@@ -3135,6 +3620,11 @@ static const struct tracer_field_format cuda_cuMemHostGetFlags_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemAllocManaged_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemAllocManaged_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bytesize", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3145,6 +3635,11 @@ static const struct tracer_slot cuda_cuMemAllocManaged_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemAllocManaged_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceRegisterAsyncNotification_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceRegisterAsyncNotification_slots[] = {
@@ -3160,6 +3655,11 @@ static const struct tracer_field_format cuda_cuDeviceRegisterAsyncNotification_f
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDeviceUnregisterAsyncNotification_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceUnregisterAsyncNotification_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"callback", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3168,6 +3668,11 @@ static const struct tracer_slot cuda_cuDeviceUnregisterAsyncNotification_slots[]
 
 static const struct tracer_field_format cuda_cuDeviceUnregisterAsyncNotification_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetByPCIBusId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetByPCIBusId_slots[] = {
@@ -3179,6 +3684,11 @@ static const struct tracer_slot cuda_cuDeviceGetByPCIBusId_slots[] = {
 
 static const struct tracer_field_format cuda_cuDeviceGetByPCIBusId_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetPCIBusId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetPCIBusId_slots[] = {
@@ -3193,6 +3703,11 @@ static const struct tracer_field_format cuda_cuDeviceGetPCIBusId_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuIpcGetEventHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuIpcGetEventHandle_slots[] = {
     {"pHandle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3205,6 +3720,11 @@ static const struct tracer_field_format cuda_cuIpcGetEventHandle_formats[] = {
     {"pHandle_vals", NULL, NULL},
 };
 
+static const int64_t cuda_cuIpcOpenEventHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuIpcOpenEventHandle_slots[] = {
     {"phEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3213,6 +3733,11 @@ static const struct tracer_slot cuda_cuIpcOpenEventHandle_slots[] = {
 
 static const struct tracer_field_format cuda_cuIpcOpenEventHandle_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuIpcGetMemHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuIpcGetMemHandle_slots[] = {
@@ -3227,6 +3752,11 @@ static const struct tracer_field_format cuda_cuIpcGetMemHandle_formats[] = {
     {"pHandle_vals", NULL, NULL},
 };
 
+static const int64_t cuda_cuIpcOpenMemHandle_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuIpcOpenMemHandle_v2_slots[] = {
     {"pdptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"Flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3238,6 +3768,11 @@ static const struct tracer_field_format cuda_cuIpcOpenMemHandle_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuIpcCloseMemHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuIpcCloseMemHandle_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3245,6 +3780,11 @@ static const struct tracer_slot cuda_cuIpcCloseMemHandle_slots[] = {
 
 static const struct tracer_field_format cuda_cuIpcCloseMemHandle_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemHostRegister_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemHostRegister_v2_slots[] = {
@@ -3258,6 +3798,11 @@ static const struct tracer_field_format cuda_cuMemHostRegister_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemHostUnregister_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemHostUnregister_slots[] = {
     {"p", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3265,6 +3810,11 @@ static const struct tracer_slot cuda_cuMemHostUnregister_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemHostUnregister_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpy_slots[] = {
@@ -3276,6 +3826,11 @@ static const struct tracer_slot cuda_cuMemcpy_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpyPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyPeer_slots[] = {
@@ -3291,6 +3846,11 @@ static const struct tracer_field_format cuda_cuMemcpyPeer_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemcpyHtoD_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpyHtoD_v2_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"srcHost", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3300,6 +3860,11 @@ static const struct tracer_slot cuda_cuMemcpyHtoD_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpyHtoD_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpyDtoH_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyDtoH_v2_slots[] = {
@@ -3313,6 +3878,11 @@ static const struct tracer_field_format cuda_cuMemcpyDtoH_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemcpyDtoD_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpyDtoD_v2_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"srcDevice", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3322,6 +3892,11 @@ static const struct tracer_slot cuda_cuMemcpyDtoD_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpyDtoD_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpyDtoA_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyDtoA_v2_slots[] = {
@@ -3336,6 +3911,11 @@ static const struct tracer_field_format cuda_cuMemcpyDtoA_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemcpyAtoD_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpyAtoD_v2_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"srcArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3346,6 +3926,11 @@ static const struct tracer_slot cuda_cuMemcpyAtoD_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpyAtoD_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpyHtoA_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyHtoA_v2_slots[] = {
@@ -3360,6 +3945,11 @@ static const struct tracer_field_format cuda_cuMemcpyHtoA_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemcpyAtoH_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpyAtoH_v2_slots[] = {
     {"dstHost", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"srcArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3370,6 +3960,11 @@ static const struct tracer_slot cuda_cuMemcpyAtoH_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpyAtoH_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpyAtoA_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyAtoA_v2_slots[] = {
@@ -3385,6 +3980,11 @@ static const struct tracer_field_format cuda_cuMemcpyAtoA_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemcpy2D_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpy2D_v2_slots[] = {
     {"pCopy", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3394,6 +3994,11 @@ static const struct tracer_field_format cuda_cuMemcpy2D_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"pCopy_bytes", NULL, &cuda_record_56},
     {"pCopy_vals", NULL, &cuda_record_56},
+};
+
+static const int64_t cuda_cuMemcpy2DUnaligned_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpy2DUnaligned_v2_slots[] = {
@@ -3407,6 +4012,11 @@ static const struct tracer_field_format cuda_cuMemcpy2DUnaligned_v2_formats[] = 
     {"pCopy_vals", NULL, &cuda_record_56},
 };
 
+static const int64_t cuda_cuMemcpy3D_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpy3D_v2_slots[] = {
     {"pCopy", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3416,6 +4026,11 @@ static const struct tracer_field_format cuda_cuMemcpy3D_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"pCopy_bytes", NULL, &cuda_record_57},
     {"pCopy_vals", NULL, &cuda_record_57},
+};
+
+static const int64_t cuda_cuMemcpy3DPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpy3DPeer_slots[] = {
@@ -3429,6 +4044,11 @@ static const struct tracer_field_format cuda_cuMemcpy3DPeer_formats[] = {
     {"pCopy_vals", NULL, &cuda_record_58},
 };
 
+static const int64_t cuda_cuMemcpyAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpyAsync_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"src", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3439,6 +4059,11 @@ static const struct tracer_slot cuda_cuMemcpyAsync_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpyAsync_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpyPeerAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyPeerAsync_slots[] = {
@@ -3455,6 +4080,11 @@ static const struct tracer_field_format cuda_cuMemcpyPeerAsync_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemcpyHtoDAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpyHtoDAsync_v2_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"srcHost", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3465,6 +4095,11 @@ static const struct tracer_slot cuda_cuMemcpyHtoDAsync_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpyHtoDAsync_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpyDtoHAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyDtoHAsync_v2_slots[] = {
@@ -3479,6 +4114,11 @@ static const struct tracer_field_format cuda_cuMemcpyDtoHAsync_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemcpyDtoDAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpyDtoDAsync_v2_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"srcDevice", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3489,6 +4129,11 @@ static const struct tracer_slot cuda_cuMemcpyDtoDAsync_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpyDtoDAsync_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpyHtoAAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyHtoAAsync_v2_slots[] = {
@@ -3504,6 +4149,11 @@ static const struct tracer_field_format cuda_cuMemcpyHtoAAsync_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemcpyAtoHAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpyAtoHAsync_v2_slots[] = {
     {"dstHost", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"srcArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3515,6 +4165,11 @@ static const struct tracer_slot cuda_cuMemcpyAtoHAsync_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemcpyAtoHAsync_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemcpy2DAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpy2DAsync_v2_slots[] = {
@@ -3529,6 +4184,11 @@ static const struct tracer_field_format cuda_cuMemcpy2DAsync_v2_formats[] = {
     {"pCopy_vals", NULL, &cuda_record_56},
 };
 
+static const int64_t cuda_cuMemcpy3DAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpy3DAsync_v2_slots[] = {
     {"pCopy", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hStream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3541,6 +4201,11 @@ static const struct tracer_field_format cuda_cuMemcpy3DAsync_v2_formats[] = {
     {"pCopy_vals", NULL, &cuda_record_57},
 };
 
+static const int64_t cuda_cuMemcpy3DPeerAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpy3DPeerAsync_slots[] = {
     {"pCopy", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hStream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3551,6 +4216,11 @@ static const struct tracer_field_format cuda_cuMemcpy3DPeerAsync_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"pCopy_bytes", NULL, &cuda_record_58},
     {"pCopy_vals", NULL, &cuda_record_58},
+};
+
+static const int64_t cuda_cuMemcpyBatchAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemcpyBatchAsync_v2_slots[] = {
@@ -3575,6 +4245,11 @@ static const struct tracer_field_format cuda_cuMemcpyBatchAsync_v2_formats[] = {
     {"attrs_vals", NULL, &cuda_record_88},
 };
 
+static const int64_t cuda_cuMemcpy3DBatchAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemcpy3DBatchAsync_v2_slots[] = {
     {"numOps", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"opList", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3589,6 +4264,11 @@ static const struct tracer_field_format cuda_cuMemcpy3DBatchAsync_v2_formats[] =
     {"opList_vals", NULL, &cuda_record_92},
 };
 
+static const int64_t cuda_cuMemsetD8_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemsetD8_v2_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"uc", 5, 1, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3598,6 +4278,11 @@ static const struct tracer_slot cuda_cuMemsetD8_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemsetD8_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemsetD16_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemsetD16_v2_slots[] = {
@@ -3611,6 +4296,11 @@ static const struct tracer_field_format cuda_cuMemsetD16_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemsetD32_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemsetD32_v2_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"ui", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3620,6 +4310,11 @@ static const struct tracer_slot cuda_cuMemsetD32_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemsetD32_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemsetD2D8_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemsetD2D8_v2_slots[] = {
@@ -3635,6 +4330,11 @@ static const struct tracer_field_format cuda_cuMemsetD2D8_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemsetD2D16_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemsetD2D16_v2_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"dstPitch", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3646,6 +4346,11 @@ static const struct tracer_slot cuda_cuMemsetD2D16_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemsetD2D16_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemsetD2D32_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemsetD2D32_v2_slots[] = {
@@ -3661,6 +4366,11 @@ static const struct tracer_field_format cuda_cuMemsetD2D32_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemsetD8Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemsetD8Async_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"uc", 5, 1, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3671,6 +4381,11 @@ static const struct tracer_slot cuda_cuMemsetD8Async_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemsetD8Async_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemsetD16Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemsetD16Async_slots[] = {
@@ -3685,6 +4400,11 @@ static const struct tracer_field_format cuda_cuMemsetD16Async_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemsetD32Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemsetD32Async_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"ui", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3695,6 +4415,11 @@ static const struct tracer_slot cuda_cuMemsetD32Async_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemsetD32Async_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemsetD2D8Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemsetD2D8Async_slots[] = {
@@ -3711,6 +4436,11 @@ static const struct tracer_field_format cuda_cuMemsetD2D8Async_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemsetD2D16Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemsetD2D16Async_slots[] = {
     {"dstDevice", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"dstPitch", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3723,6 +4453,11 @@ static const struct tracer_slot cuda_cuMemsetD2D16Async_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemsetD2D16Async_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemsetD2D32Async_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemsetD2D32Async_slots[] = {
@@ -3739,6 +4474,11 @@ static const struct tracer_field_format cuda_cuMemsetD2D32Async_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuArrayCreate_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuArrayCreate_v2_slots[] = {
     {"pHandle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pAllocateArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3750,6 +4490,11 @@ static const struct tracer_field_format cuda_cuArrayCreate_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"pAllocateArray_bytes", NULL, &cuda_record_60},
     {"pAllocateArray_vals", NULL, &cuda_record_60},
+};
+
+static const int64_t cuda_cuArrayGetDescriptor_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuArrayGetDescriptor_v2_slots[] = {
@@ -3764,6 +4509,11 @@ static const struct tracer_field_format cuda_cuArrayGetDescriptor_v2_formats[] =
     {"pArrayDescriptor_vals", NULL, &cuda_record_60},
 };
 
+static const int64_t cuda_cuArrayGetSparseProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuArrayGetSparseProperties_slots[] = {
     {"sparseProperties", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"array", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3776,6 +4526,11 @@ static const struct tracer_field_format cuda_cuArrayGetSparseProperties_formats[
     {"sparseProperties_vals", NULL, &cuda_record_62},
 };
 
+static const int64_t cuda_cuMipmappedArrayGetSparseProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMipmappedArrayGetSparseProperties_slots[] = {
     {"sparseProperties", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mipmap", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3786,6 +4541,11 @@ static const struct tracer_field_format cuda_cuMipmappedArrayGetSparseProperties
     {"result", &cuda_names_54, NULL},
     {"sparseProperties_bytes", NULL, &cuda_record_62},
     {"sparseProperties_vals", NULL, &cuda_record_62},
+};
+
+static const int64_t cuda_cuArrayGetMemoryRequirements_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuArrayGetMemoryRequirements_slots[] = {
@@ -3801,6 +4561,11 @@ static const struct tracer_field_format cuda_cuArrayGetMemoryRequirements_format
     {"memoryRequirements_vals", NULL, &cuda_record_63},
 };
 
+static const int64_t cuda_cuMipmappedArrayGetMemoryRequirements_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMipmappedArrayGetMemoryRequirements_slots[] = {
     {"memoryRequirements", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mipmap", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3812,6 +4577,11 @@ static const struct tracer_field_format cuda_cuMipmappedArrayGetMemoryRequiremen
     {"result", &cuda_names_54, NULL},
     {"memoryRequirements_bytes", NULL, &cuda_record_63},
     {"memoryRequirements_vals", NULL, &cuda_record_63},
+};
+
+static const int64_t cuda_cuArrayGetPlane_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuArrayGetPlane_slots[] = {
@@ -3826,6 +4596,11 @@ static const struct tracer_field_format cuda_cuArrayGetPlane_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuArrayDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuArrayDestroy_slots[] = {
     {"hArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3833,6 +4608,11 @@ static const struct tracer_slot cuda_cuArrayDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuArrayDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuArray3DCreate_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuArray3DCreate_v2_slots[] = {
@@ -3848,6 +4628,11 @@ static const struct tracer_field_format cuda_cuArray3DCreate_v2_formats[] = {
     {"pAllocateArray_vals", NULL, &cuda_record_61},
 };
 
+static const int64_t cuda_cuArray3DGetDescriptor_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuArray3DGetDescriptor_v2_slots[] = {
     {"pArrayDescriptor", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3858,6 +4643,11 @@ static const struct tracer_field_format cuda_cuArray3DGetDescriptor_v2_formats[]
     {"result", &cuda_names_54, NULL},
     {"pArrayDescriptor_bytes", NULL, &cuda_record_61},
     {"pArrayDescriptor_vals", NULL, &cuda_record_61},
+};
+
+static const int64_t cuda_cuMipmappedArrayCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMipmappedArrayCreate_slots[] = {
@@ -3874,6 +4664,11 @@ static const struct tracer_field_format cuda_cuMipmappedArrayCreate_formats[] = 
     {"pMipmappedArrayDesc_vals", NULL, &cuda_record_61},
 };
 
+static const int64_t cuda_cuMipmappedArrayGetLevel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMipmappedArrayGetLevel_slots[] = {
     {"pLevelArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hMipmappedArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3886,6 +4681,11 @@ static const struct tracer_field_format cuda_cuMipmappedArrayGetLevel_formats[] 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMipmappedArrayDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMipmappedArrayDestroy_slots[] = {
     {"hMipmappedArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3893,6 +4693,11 @@ static const struct tracer_slot cuda_cuMipmappedArrayDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuMipmappedArrayDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemGetHandleForAddressRange_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemGetHandleForAddressRange_slots[] = {
@@ -3907,6 +4712,11 @@ static const struct tracer_slot cuda_cuMemGetHandleForAddressRange_slots[] = {
 static const struct tracer_field_format cuda_cuMemGetHandleForAddressRange_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"handleType", &cuda_names_73, NULL},
+};
+
+static const int64_t cuda_cuMemBatchDecompressAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemBatchDecompressAsync_slots[] = {
@@ -3925,6 +4735,11 @@ static const struct tracer_field_format cuda_cuMemBatchDecompressAsync_formats[]
     {"paramsArray_vals", NULL, &cuda_record_105},
 };
 
+static const int64_t cuda_cuMemAddressReserve_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemAddressReserve_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3939,6 +4754,11 @@ static const struct tracer_field_format cuda_cuMemAddressReserve_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemAddressFree_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemAddressFree_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3947,6 +4767,11 @@ static const struct tracer_slot cuda_cuMemAddressFree_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemAddressFree_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemCreate_slots[] = {
@@ -3964,6 +4789,11 @@ static const struct tracer_field_format cuda_cuMemCreate_formats[] = {
     {"prop_vals", NULL, &cuda_record_82},
 };
 
+static const int64_t cuda_cuMemRelease_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemRelease_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3971,6 +4801,11 @@ static const struct tracer_slot cuda_cuMemRelease_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemRelease_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemMap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemMap_slots[] = {
@@ -3986,6 +4821,11 @@ static const struct tracer_field_format cuda_cuMemMap_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemMapArrayAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemMapArrayAsync_slots[] = {
     {"mapInfoList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3999,6 +4839,11 @@ static const struct tracer_field_format cuda_cuMemMapArrayAsync_formats[] = {
     {"mapInfoList_vals", NULL, &cuda_record_80},
 };
 
+static const int64_t cuda_cuMemUnmap_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemUnmap_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4007,6 +4852,11 @@ static const struct tracer_slot cuda_cuMemUnmap_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemUnmap_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemSetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemSetAccess_slots[] = {
@@ -4023,6 +4873,11 @@ static const struct tracer_field_format cuda_cuMemSetAccess_formats[] = {
     {"desc_vals", NULL, &cuda_record_84},
 };
 
+static const int64_t cuda_cuMemGetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemGetAccess_slots[] = {
     {"flags", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"location", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4035,6 +4890,11 @@ static const struct tracer_field_format cuda_cuMemGetAccess_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"location_bytes", NULL, &cuda_record_81},
     {"location_vals", NULL, &cuda_record_81},
+};
+
+static const int64_t cuda_cuMemExportToShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemExportToShareableHandle_slots[] = {
@@ -4050,6 +4910,11 @@ static const struct tracer_field_format cuda_cuMemExportToShareableHandle_format
     {"handleType", &cuda_names_68, NULL},
 };
 
+static const int64_t cuda_cuMemImportFromShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemImportFromShareableHandle_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"osHandle", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4061,6 +4926,11 @@ static const struct tracer_slot cuda_cuMemImportFromShareableHandle_slots[] = {
 static const struct tracer_field_format cuda_cuMemImportFromShareableHandle_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"shHandleType", &cuda_names_68, NULL},
+};
+
+static const int64_t cuda_cuMemGetAllocationGranularity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemGetAllocationGranularity_slots[] = {
@@ -4078,6 +4948,11 @@ static const struct tracer_field_format cuda_cuMemGetAllocationGranularity_forma
     {"option", &cuda_names_72, NULL},
 };
 
+static const int64_t cuda_cuMemGetAllocationPropertiesFromHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemGetAllocationPropertiesFromHandle_slots[] = {
     {"prop", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"handle", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4088,6 +4963,11 @@ static const struct tracer_field_format cuda_cuMemGetAllocationPropertiesFromHan
     {"result", &cuda_names_54, NULL},
     {"prop_bytes", NULL, &cuda_record_82},
     {"prop_vals", NULL, &cuda_record_82},
+};
+
+static const int64_t cuda_cuMemRetainAllocationHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemRetainAllocationHandle_slots[] = {
@@ -4101,6 +4981,11 @@ static const struct tracer_field_format cuda_cuMemRetainAllocationHandle_formats
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemFreeAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemFreeAsync_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"hStream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4109,6 +4994,11 @@ static const struct tracer_slot cuda_cuMemFreeAsync_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemFreeAsync_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemAllocAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemAllocAsync_slots[] = {
@@ -4123,6 +5013,11 @@ static const struct tracer_field_format cuda_cuMemAllocAsync_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemPoolTrimTo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemPoolTrimTo_slots[] = {
     {"pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"minBytesToKeep", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4131,6 +5026,11 @@ static const struct tracer_slot cuda_cuMemPoolTrimTo_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemPoolTrimTo_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemPoolSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemPoolSetAttribute_slots[] = {
@@ -4145,6 +5045,11 @@ static const struct tracer_field_format cuda_cuMemPoolSetAttribute_formats[] = {
     {"attr", &cuda_names_81, NULL},
 };
 
+static const int64_t cuda_cuMemPoolGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemPoolGetAttribute_slots[] = {
     {"pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4155,6 +5060,11 @@ static const struct tracer_slot cuda_cuMemPoolGetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuMemPoolGetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attr", &cuda_names_81, NULL},
+};
+
+static const int64_t cuda_cuMemPoolSetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemPoolSetAccess_slots[] = {
@@ -4168,6 +5078,11 @@ static const struct tracer_field_format cuda_cuMemPoolSetAccess_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"map_bytes", NULL, &cuda_record_84},
     {"map_vals", NULL, &cuda_record_84},
+};
+
+static const int64_t cuda_cuMemPoolGetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemPoolGetAccess_slots[] = {
@@ -4186,6 +5101,11 @@ static const struct tracer_field_format cuda_cuMemPoolGetAccess_formats[] = {
     {"location_vals", NULL, &cuda_record_81},
 };
 
+static const int64_t cuda_cuMemPoolCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemPoolCreate_slots[] = {
     {"pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"poolProps", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4199,6 +5119,11 @@ static const struct tracer_field_format cuda_cuMemPoolCreate_formats[] = {
     {"poolProps_vals", NULL, &cuda_record_86},
 };
 
+static const int64_t cuda_cuMemPoolDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemPoolDestroy_slots[] = {
     {"pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4206,6 +5131,11 @@ static const struct tracer_slot cuda_cuMemPoolDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemPoolDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemGetDefaultMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemGetDefaultMemPool_slots[] = {
@@ -4223,6 +5153,11 @@ static const struct tracer_field_format cuda_cuMemGetDefaultMemPool_formats[] = 
     {"type", &cuda_names_71, NULL},
 };
 
+static const int64_t cuda_cuMemGetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemGetMemPool_slots[] = {
     {"pool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"location", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4236,6 +5171,11 @@ static const struct tracer_field_format cuda_cuMemGetMemPool_formats[] = {
     {"location_bytes", NULL, &cuda_record_81},
     {"location_vals", NULL, &cuda_record_81},
     {"type", &cuda_names_71, NULL},
+};
+
+static const int64_t cuda_cuMemSetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemSetMemPool_slots[] = {
@@ -4252,6 +5192,11 @@ static const struct tracer_field_format cuda_cuMemSetMemPool_formats[] = {
     {"type", &cuda_names_71, NULL},
 };
 
+static const int64_t cuda_cuMemAllocFromPoolAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemAllocFromPoolAsync_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bytesize", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4265,6 +5210,11 @@ static const struct tracer_field_format cuda_cuMemAllocFromPoolAsync_formats[] =
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemPoolExportToShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemPoolExportToShareableHandle_slots[] = {
     {"handle_out", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pool", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4276,6 +5226,11 @@ static const struct tracer_slot cuda_cuMemPoolExportToShareableHandle_slots[] = 
 static const struct tracer_field_format cuda_cuMemPoolExportToShareableHandle_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"handleType", &cuda_names_68, NULL},
+};
+
+static const int64_t cuda_cuMemPoolImportFromShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemPoolImportFromShareableHandle_slots[] = {
@@ -4292,6 +5247,11 @@ static const struct tracer_field_format cuda_cuMemPoolImportFromShareableHandle_
     {"handleType", &cuda_names_68, NULL},
 };
 
+static const int64_t cuda_cuMemPoolExportPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemPoolExportPointer_slots[] = {
     {"shareData_out", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4302,6 +5262,11 @@ static const struct tracer_field_format cuda_cuMemPoolExportPointer_formats[] = 
     {"result", &cuda_names_54, NULL},
     {"shareData_out_bytes", NULL, NULL},
     {"shareData_out_vals", NULL, NULL},
+};
+
+static const int64_t cuda_cuMemPoolImportPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemPoolImportPointer_slots[] = {
@@ -4318,6 +5283,11 @@ static const struct tracer_field_format cuda_cuMemPoolImportPointer_formats[] = 
     {"shareData_vals", NULL, NULL},
 };
 
+static const int64_t cuda_cuMulticastCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMulticastCreate_slots[] = {
     {"mcHandle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"prop", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4331,6 +5301,11 @@ static const struct tracer_field_format cuda_cuMulticastCreate_formats[] = {
     {"prop_vals", NULL, &cuda_record_83},
 };
 
+static const int64_t cuda_cuMulticastAddDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMulticastAddDevice_slots[] = {
     {"mcHandle", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"dev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4339,6 +5314,11 @@ static const struct tracer_slot cuda_cuMulticastAddDevice_slots[] = {
 
 static const struct tracer_field_format cuda_cuMulticastAddDevice_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMulticastBindMem_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMulticastBindMem_slots[] = {
@@ -4355,6 +5335,11 @@ static const struct tracer_field_format cuda_cuMulticastBindMem_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMulticastBindAddr_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMulticastBindAddr_slots[] = {
     {"mcHandle", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"mcOffset", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4368,6 +5353,11 @@ static const struct tracer_field_format cuda_cuMulticastBindAddr_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMulticastUnbind_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMulticastUnbind_slots[] = {
     {"mcHandle", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"dev", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -4378,6 +5368,11 @@ static const struct tracer_slot cuda_cuMulticastUnbind_slots[] = {
 
 static const struct tracer_field_format cuda_cuMulticastUnbind_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMulticastGetGranularity_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMulticastGetGranularity_slots[] = {
@@ -4395,6 +5390,11 @@ static const struct tracer_field_format cuda_cuMulticastGetGranularity_formats[]
     {"option", &cuda_names_79, NULL},
 };
 
+static const int64_t cuda_cuPointerGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuPointerGetAttribute_slots[] = {
     {"data", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attribute", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4405,6 +5405,11 @@ static const struct tracer_slot cuda_cuPointerGetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuPointerGetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attribute", &cuda_names_19, NULL},
+};
+
+static const int64_t cuda_cuMemPrefetchAsync_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemPrefetchAsync_v2_slots[] = {
@@ -4419,6 +5424,11 @@ static const struct tracer_field_format cuda_cuMemPrefetchAsync_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuMemAdvise_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemAdvise_v2_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"count", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4429,6 +5439,11 @@ static const struct tracer_slot cuda_cuMemAdvise_v2_slots[] = {
 static const struct tracer_field_format cuda_cuMemAdvise_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"advice", &cuda_names_26, NULL},
+};
+
+static const int64_t cuda_cuMemPrefetchBatchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemPrefetchBatchAsync_slots[] = {
@@ -4452,6 +5467,11 @@ static const struct tracer_field_format cuda_cuMemPrefetchBatchAsync_formats[] =
     {"prefetchLocs_vals", NULL, &cuda_record_81},
 };
 
+static const int64_t cuda_cuMemDiscardBatchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemDiscardBatchAsync_slots[] = {
     {"dptrs", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sizes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4465,6 +5485,11 @@ static const struct tracer_slot cuda_cuMemDiscardBatchAsync_slots[] = {
 
 static const struct tracer_field_format cuda_cuMemDiscardBatchAsync_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuMemDiscardAndPrefetchBatchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemDiscardAndPrefetchBatchAsync_slots[] = {
@@ -4488,6 +5513,11 @@ static const struct tracer_field_format cuda_cuMemDiscardAndPrefetchBatchAsync_f
     {"prefetchLocs_vals", NULL, &cuda_record_81},
 };
 
+static const int64_t cuda_cuMemRangeGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuMemRangeGetAttribute_slots[] = {
     {"data", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dataSize", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4500,6 +5530,11 @@ static const struct tracer_slot cuda_cuMemRangeGetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuMemRangeGetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attribute", &cuda_names_27, NULL},
+};
+
+static const int64_t cuda_cuMemRangeGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuMemRangeGetAttributes_slots[] = {
@@ -4521,6 +5556,11 @@ static const struct tracer_field_format cuda_cuMemRangeGetAttributes_formats[] =
     {"attributes_vals", &cuda_names_27, NULL},
 };
 
+static const int64_t cuda_cuPointerSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuPointerSetAttribute_slots[] = {
     {"value", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attribute", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4531,6 +5571,11 @@ static const struct tracer_slot cuda_cuPointerSetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuPointerSetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attribute", &cuda_names_19, NULL},
+};
+
+static const int64_t cuda_cuPointerGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuPointerGetAttributes_slots[] = {
@@ -4549,6 +5594,11 @@ static const struct tracer_field_format cuda_cuPointerGetAttributes_formats[] = 
     {"attributes_vals", &cuda_names_19, NULL},
 };
 
+static const int64_t cuda_cuStreamCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamCreate_slots[] = {
     {"phStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"Flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4558,6 +5608,11 @@ static const struct tracer_slot cuda_cuStreamCreate_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamCreate_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamCreateWithPriority_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamCreateWithPriority_slots[] = {
@@ -4572,6 +5627,11 @@ static const struct tracer_field_format cuda_cuStreamCreateWithPriority_formats[
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamGetPriority_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamGetPriority_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"priority", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4581,6 +5641,11 @@ static const struct tracer_slot cuda_cuStreamGetPriority_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamGetPriority_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamGetDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamGetDevice_slots[] = {
@@ -4594,6 +5659,11 @@ static const struct tracer_field_format cuda_cuStreamGetDevice_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamGetFlags_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4603,6 +5673,11 @@ static const struct tracer_slot cuda_cuStreamGetFlags_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamGetFlags_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamGetId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamGetId_slots[] = {
@@ -4616,6 +5691,11 @@ static const struct tracer_field_format cuda_cuStreamGetId_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamGetCtx_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamGetCtx_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pctx", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4625,6 +5705,11 @@ static const struct tracer_slot cuda_cuStreamGetCtx_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamGetCtx_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamGetCtx_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamGetCtx_v2_slots[] = {
@@ -4640,6 +5725,11 @@ static const struct tracer_field_format cuda_cuStreamGetCtx_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamWaitEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamWaitEvent_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hEvent", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4649,6 +5739,11 @@ static const struct tracer_slot cuda_cuStreamWaitEvent_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamWaitEvent_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamAddCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamAddCallback_slots[] = {
@@ -4663,6 +5758,11 @@ static const struct tracer_field_format cuda_cuStreamAddCallback_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamBeginCapture_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamBeginCapture_v2_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mode", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4672,6 +5772,11 @@ static const struct tracer_slot cuda_cuStreamBeginCapture_v2_slots[] = {
 static const struct tracer_field_format cuda_cuStreamBeginCapture_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"mode", &cuda_names_48, NULL},
+};
+
+static const int64_t cuda_cuStreamBeginCaptureToGraph_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamBeginCaptureToGraph_slots[] = {
@@ -4691,6 +5796,11 @@ static const struct tracer_field_format cuda_cuStreamBeginCaptureToGraph_formats
     {"mode", &cuda_names_48, NULL},
 };
 
+static const int64_t cuda_cuThreadExchangeStreamCaptureMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuThreadExchangeStreamCaptureMode_slots[] = {
     {"mode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4701,6 +5811,11 @@ static const struct tracer_field_format cuda_cuThreadExchangeStreamCaptureMode_f
     {"result", &cuda_names_54, NULL},
     {"mode_val", &cuda_names_48, NULL},
     {"mode_vals", &cuda_names_48, NULL},
+};
+
+static const int64_t cuda_cuStreamEndCapture_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamEndCapture_slots[] = {
@@ -4714,6 +5829,11 @@ static const struct tracer_field_format cuda_cuStreamEndCapture_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamIsCapturing_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamIsCapturing_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"captureStatus", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4725,6 +5845,11 @@ static const struct tracer_field_format cuda_cuStreamIsCapturing_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"captureStatus_val", &cuda_names_47, NULL},
     {"captureStatus_vals", &cuda_names_47, NULL},
+};
+
+static const int64_t cuda_cuStreamGetCaptureInfo_v3_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamGetCaptureInfo_v3_slots[] = {
@@ -4750,6 +5875,11 @@ static const struct tracer_field_format cuda_cuStreamGetCaptureInfo_v3_formats[]
     {"captureStatus_out_vals", &cuda_names_47, NULL},
 };
 
+static const int64_t cuda_cuStreamUpdateCaptureDependencies_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamUpdateCaptureDependencies_v2_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dependencies", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4766,6 +5896,11 @@ static const struct tracer_field_format cuda_cuStreamUpdateCaptureDependencies_v
     {"dependencyData_vals", NULL, &cuda_record_45},
 };
 
+static const int64_t cuda_cuStreamAttachMemAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamAttachMemAsync_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dptr", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4778,6 +5913,12 @@ static const struct tracer_field_format cuda_cuStreamAttachMemAsync_formats[] = 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamQuery_ok_statuses[] = {
+    INT64_C(0),
+    INT64_C(600),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamQuery_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4785,6 +5926,11 @@ static const struct tracer_slot cuda_cuStreamQuery_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamQuery_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamSynchronize_slots[] = {
@@ -4796,6 +5942,11 @@ static const struct tracer_field_format cuda_cuStreamSynchronize_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamDestroy_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamDestroy_v2_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4803,6 +5954,11 @@ static const struct tracer_slot cuda_cuStreamDestroy_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamDestroy_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamCopyAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamCopyAttributes_slots[] = {
@@ -4813,6 +5969,11 @@ static const struct tracer_slot cuda_cuStreamCopyAttributes_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamCopyAttributes_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamGetAttribute_slots[] = {
@@ -4829,6 +5990,11 @@ static const struct tracer_field_format cuda_cuStreamGetAttribute_formats[] = {
     {"value_out_vals", NULL, &cuda_record_48},
 };
 
+static const int64_t cuda_cuStreamSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamSetAttribute_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4843,6 +6009,11 @@ static const struct tracer_field_format cuda_cuStreamSetAttribute_formats[] = {
     {"value_vals", NULL, &cuda_record_48},
 };
 
+static const int64_t cuda_cuEventCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuEventCreate_slots[] = {
     {"phEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"Flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4854,6 +6025,11 @@ static const struct tracer_field_format cuda_cuEventCreate_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuEventRecord_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuEventRecord_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hStream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4862,6 +6038,11 @@ static const struct tracer_slot cuda_cuEventRecord_slots[] = {
 
 static const struct tracer_field_format cuda_cuEventRecord_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuEventRecordWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuEventRecordWithFlags_slots[] = {
@@ -4875,6 +6056,12 @@ static const struct tracer_field_format cuda_cuEventRecordWithFlags_formats[] = 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuEventQuery_ok_statuses[] = {
+    INT64_C(0),
+    INT64_C(600),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuEventQuery_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4882,6 +6069,11 @@ static const struct tracer_slot cuda_cuEventQuery_slots[] = {
 
 static const struct tracer_field_format cuda_cuEventQuery_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuEventSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuEventSynchronize_slots[] = {
@@ -4893,6 +6085,11 @@ static const struct tracer_field_format cuda_cuEventSynchronize_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuEventDestroy_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuEventDestroy_v2_slots[] = {
     {"hEvent", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4900,6 +6097,11 @@ static const struct tracer_slot cuda_cuEventDestroy_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuEventDestroy_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuEventElapsedTime_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuEventElapsedTime_v2_slots[] = {
@@ -4914,6 +6116,11 @@ static const struct tracer_field_format cuda_cuEventElapsedTime_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuImportExternalMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuImportExternalMemory_slots[] = {
     {"extMem_out", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"memHandleDesc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4925,6 +6132,11 @@ static const struct tracer_field_format cuda_cuImportExternalMemory_formats[] = 
     {"result", &cuda_names_54, NULL},
     {"memHandleDesc_bytes", NULL, &cuda_record_70},
     {"memHandleDesc_vals", NULL, &cuda_record_70},
+};
+
+static const int64_t cuda_cuExternalMemoryGetMappedBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuExternalMemoryGetMappedBuffer_slots[] = {
@@ -4941,6 +6153,11 @@ static const struct tracer_field_format cuda_cuExternalMemoryGetMappedBuffer_for
     {"bufferDesc_vals", NULL, &cuda_record_71},
 };
 
+static const int64_t cuda_cuExternalMemoryGetMappedMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuExternalMemoryGetMappedMipmappedArray_slots[] = {
     {"mipmap", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"extMem", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4955,6 +6172,11 @@ static const struct tracer_field_format cuda_cuExternalMemoryGetMappedMipmappedA
     {"mipmapDesc_vals", NULL, &cuda_record_72},
 };
 
+static const int64_t cuda_cuDestroyExternalMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDestroyExternalMemory_slots[] = {
     {"extMem", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4962,6 +6184,11 @@ static const struct tracer_slot cuda_cuDestroyExternalMemory_slots[] = {
 
 static const struct tracer_field_format cuda_cuDestroyExternalMemory_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuImportExternalSemaphore_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuImportExternalSemaphore_slots[] = {
@@ -4975,6 +6202,11 @@ static const struct tracer_field_format cuda_cuImportExternalSemaphore_formats[]
     {"result", &cuda_names_54, NULL},
     {"semHandleDesc_bytes", NULL, &cuda_record_73},
     {"semHandleDesc_vals", NULL, &cuda_record_73},
+};
+
+static const int64_t cuda_cuSignalExternalSemaphoresAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuSignalExternalSemaphoresAsync_slots[] = {
@@ -4991,6 +6223,11 @@ static const struct tracer_field_format cuda_cuSignalExternalSemaphoresAsync_for
     {"paramsArray_vals", NULL, &cuda_record_74},
 };
 
+static const int64_t cuda_cuWaitExternalSemaphoresAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuWaitExternalSemaphoresAsync_slots[] = {
     {"extSemArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"paramsArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5005,6 +6242,11 @@ static const struct tracer_field_format cuda_cuWaitExternalSemaphoresAsync_forma
     {"paramsArray_vals", NULL, &cuda_record_75},
 };
 
+static const int64_t cuda_cuDestroyExternalSemaphore_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDestroyExternalSemaphore_slots[] = {
     {"extSem", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5012,6 +6254,11 @@ static const struct tracer_slot cuda_cuDestroyExternalSemaphore_slots[] = {
 
 static const struct tracer_field_format cuda_cuDestroyExternalSemaphore_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamWaitValue32_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamWaitValue32_v2_slots[] = {
@@ -5026,6 +6273,11 @@ static const struct tracer_field_format cuda_cuStreamWaitValue32_v2_formats[] = 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamWaitValue64_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamWaitValue64_v2_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"addr", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5036,6 +6288,11 @@ static const struct tracer_slot cuda_cuStreamWaitValue64_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamWaitValue64_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamWriteValue32_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamWriteValue32_v2_slots[] = {
@@ -5050,6 +6307,11 @@ static const struct tracer_field_format cuda_cuStreamWriteValue32_v2_formats[] =
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamWriteValue64_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamWriteValue64_v2_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"addr", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5060,6 +6322,11 @@ static const struct tracer_slot cuda_cuStreamWriteValue64_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamWriteValue64_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuStreamBatchMemOp_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuStreamBatchMemOp_v2_slots[] = {
@@ -5076,6 +6343,11 @@ static const struct tracer_field_format cuda_cuStreamBatchMemOp_v2_formats[] = {
     {"paramArray_vals", NULL, &cuda_record_30},
 };
 
+static const int64_t cuda_cuFuncGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuFuncGetAttribute_slots[] = {
     {"pi", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attrib", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5087,6 +6359,11 @@ static const struct tracer_slot cuda_cuFuncGetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuFuncGetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attrib", &cuda_names_20, NULL},
+};
+
+static const int64_t cuda_cuFuncSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuFuncSetAttribute_slots[] = {
@@ -5101,6 +6378,11 @@ static const struct tracer_field_format cuda_cuFuncSetAttribute_formats[] = {
     {"attrib", &cuda_names_20, NULL},
 };
 
+static const int64_t cuda_cuFuncSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuFuncSetCacheConfig_slots[] = {
     {"hfunc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"config", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5110,6 +6392,11 @@ static const struct tracer_slot cuda_cuFuncSetCacheConfig_slots[] = {
 static const struct tracer_field_format cuda_cuFuncSetCacheConfig_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"config", &cuda_names_21, NULL},
+};
+
+static const int64_t cuda_cuFuncGetModule_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuFuncGetModule_slots[] = {
@@ -5123,6 +6410,11 @@ static const struct tracer_field_format cuda_cuFuncGetModule_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuFuncGetName_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuFuncGetName_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hfunc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5132,6 +6424,11 @@ static const struct tracer_slot cuda_cuFuncGetName_slots[] = {
 
 static const struct tracer_field_format cuda_cuFuncGetName_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuFuncGetParamInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuFuncGetParamInfo_slots[] = {
@@ -5148,6 +6445,11 @@ static const struct tracer_field_format cuda_cuFuncGetParamInfo_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuFuncIsLoaded_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuFuncIsLoaded_slots[] = {
     {"state", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"function", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5161,6 +6463,11 @@ static const struct tracer_field_format cuda_cuFuncIsLoaded_formats[] = {
     {"state_vals", &cuda_names_99, NULL},
 };
 
+static const int64_t cuda_cuFuncLoad_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuFuncLoad_slots[] = {
     {"function", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5168,6 +6475,11 @@ static const struct tracer_slot cuda_cuFuncLoad_slots[] = {
 
 static const struct tracer_field_format cuda_cuFuncLoad_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLaunchKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLaunchKernel_slots[] = {
@@ -5191,6 +6503,11 @@ static const struct tracer_field_format cuda_cuLaunchKernel_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLaunchKernelEx_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLaunchKernelEx_slots[] = {
     {"config", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"f", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5205,6 +6522,11 @@ static const struct tracer_field_format cuda_cuLaunchKernelEx_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"config_bytes", NULL, &cuda_record_50},
     {"config_vals", NULL, &cuda_record_50},
+};
+
+static const int64_t cuda_cuLaunchCooperativeKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLaunchCooperativeKernel_slots[] = {
@@ -5226,6 +6548,11 @@ static const struct tracer_field_format cuda_cuLaunchCooperativeKernel_formats[]
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLaunchCooperativeKernelMultiDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLaunchCooperativeKernelMultiDevice_slots[] = {
     {"launchParamsList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"numDevices", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5239,6 +6566,11 @@ static const struct tracer_field_format cuda_cuLaunchCooperativeKernelMultiDevic
     {"launchParamsList_vals", NULL, &cuda_record_69},
 };
 
+static const int64_t cuda_cuLaunchHostFunc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLaunchHostFunc_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fn", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5248,6 +6580,11 @@ static const struct tracer_slot cuda_cuLaunchHostFunc_slots[] = {
 
 static const struct tracer_field_format cuda_cuLaunchHostFunc_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuFuncSetBlockShape_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuFuncSetBlockShape_slots[] = {
@@ -5262,6 +6599,11 @@ static const struct tracer_field_format cuda_cuFuncSetBlockShape_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuFuncSetSharedSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuFuncSetSharedSize_slots[] = {
     {"hfunc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bytes", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5272,6 +6614,11 @@ static const struct tracer_field_format cuda_cuFuncSetSharedSize_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuParamSetSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuParamSetSize_slots[] = {
     {"hfunc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"numbytes", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5280,6 +6627,11 @@ static const struct tracer_slot cuda_cuParamSetSize_slots[] = {
 
 static const struct tracer_field_format cuda_cuParamSetSize_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuParamSeti_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuParamSeti_slots[] = {
@@ -5293,6 +6645,11 @@ static const struct tracer_field_format cuda_cuParamSeti_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuParamSetf_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuParamSetf_slots[] = {
     {"hfunc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"offset", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -5302,6 +6659,11 @@ static const struct tracer_slot cuda_cuParamSetf_slots[] = {
 
 static const struct tracer_field_format cuda_cuParamSetf_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuParamSetv_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuParamSetv_slots[] = {
@@ -5316,6 +6678,11 @@ static const struct tracer_field_format cuda_cuParamSetv_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLaunch_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLaunch_slots[] = {
     {"f", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5323,6 +6690,11 @@ static const struct tracer_slot cuda_cuLaunch_slots[] = {
 
 static const struct tracer_field_format cuda_cuLaunch_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLaunchGrid_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLaunchGrid_slots[] = {
@@ -5334,6 +6706,11 @@ static const struct tracer_slot cuda_cuLaunchGrid_slots[] = {
 
 static const struct tracer_field_format cuda_cuLaunchGrid_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLaunchGridAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLaunchGridAsync_slots[] = {
@@ -5348,6 +6725,11 @@ static const struct tracer_field_format cuda_cuLaunchGridAsync_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuParamSetTexRef_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuParamSetTexRef_slots[] = {
     {"hfunc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texunit", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -5357,6 +6739,11 @@ static const struct tracer_slot cuda_cuParamSetTexRef_slots[] = {
 
 static const struct tracer_field_format cuda_cuParamSetTexRef_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuFuncSetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuFuncSetSharedMemConfig_slots[] = {
@@ -5370,6 +6757,11 @@ static const struct tracer_field_format cuda_cuFuncSetSharedMemConfig_formats[] 
     {"config", &cuda_names_22, NULL},
 };
 
+static const int64_t cuda_cuGraphCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphCreate_slots[] = {
     {"phGraph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5379,6 +6771,11 @@ static const struct tracer_slot cuda_cuGraphCreate_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphCreate_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphAddKernelNode_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddKernelNode_v2_slots[] = {
@@ -5397,6 +6794,11 @@ static const struct tracer_field_format cuda_cuGraphAddKernelNode_v2_formats[] =
     {"nodeParams_vals", NULL, &cuda_record_38},
 };
 
+static const int64_t cuda_cuGraphKernelNodeGetParams_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphKernelNodeGetParams_v2_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5409,6 +6811,11 @@ static const struct tracer_field_format cuda_cuGraphKernelNodeGetParams_v2_forma
     {"nodeParams_vals", NULL, &cuda_record_38},
 };
 
+static const int64_t cuda_cuGraphKernelNodeSetParams_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphKernelNodeSetParams_v2_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5419,6 +6826,11 @@ static const struct tracer_field_format cuda_cuGraphKernelNodeSetParams_v2_forma
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_38},
     {"nodeParams_vals", NULL, &cuda_record_38},
+};
+
+static const int64_t cuda_cuGraphAddMemcpyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddMemcpyNode_slots[] = {
@@ -5438,6 +6850,11 @@ static const struct tracer_field_format cuda_cuGraphAddMemcpyNode_formats[] = {
     {"copyParams_vals", NULL, &cuda_record_57},
 };
 
+static const int64_t cuda_cuGraphMemcpyNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphMemcpyNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5450,6 +6867,11 @@ static const struct tracer_field_format cuda_cuGraphMemcpyNodeGetParams_formats[
     {"nodeParams_vals", NULL, &cuda_record_57},
 };
 
+static const int64_t cuda_cuGraphMemcpyNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphMemcpyNodeSetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5460,6 +6882,11 @@ static const struct tracer_field_format cuda_cuGraphMemcpyNodeSetParams_formats[
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_57},
     {"nodeParams_vals", NULL, &cuda_record_57},
+};
+
+static const int64_t cuda_cuGraphAddMemsetNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddMemsetNode_slots[] = {
@@ -5479,6 +6906,11 @@ static const struct tracer_field_format cuda_cuGraphAddMemsetNode_formats[] = {
     {"memsetParams_vals", NULL, &cuda_record_40},
 };
 
+static const int64_t cuda_cuGraphMemsetNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphMemsetNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5491,6 +6923,11 @@ static const struct tracer_field_format cuda_cuGraphMemsetNodeGetParams_formats[
     {"nodeParams_vals", NULL, &cuda_record_40},
 };
 
+static const int64_t cuda_cuGraphMemsetNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphMemsetNodeSetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5501,6 +6938,11 @@ static const struct tracer_field_format cuda_cuGraphMemsetNodeSetParams_formats[
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_40},
     {"nodeParams_vals", NULL, &cuda_record_40},
+};
+
+static const int64_t cuda_cuGraphAddHostNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddHostNode_slots[] = {
@@ -5519,6 +6961,11 @@ static const struct tracer_field_format cuda_cuGraphAddHostNode_formats[] = {
     {"nodeParams_vals", NULL, &cuda_record_42},
 };
 
+static const int64_t cuda_cuGraphHostNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphHostNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5531,6 +6978,11 @@ static const struct tracer_field_format cuda_cuGraphHostNodeGetParams_formats[] 
     {"nodeParams_vals", NULL, &cuda_record_42},
 };
 
+static const int64_t cuda_cuGraphHostNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphHostNodeSetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5541,6 +6993,11 @@ static const struct tracer_field_format cuda_cuGraphHostNodeSetParams_formats[] 
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_42},
     {"nodeParams_vals", NULL, &cuda_record_42},
+};
+
+static const int64_t cuda_cuGraphAddChildGraphNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddChildGraphNode_slots[] = {
@@ -5557,6 +7014,11 @@ static const struct tracer_field_format cuda_cuGraphAddChildGraphNode_formats[] 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphChildGraphNodeGetGraph_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphChildGraphNodeGetGraph_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"phGraph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5566,6 +7028,11 @@ static const struct tracer_slot cuda_cuGraphChildGraphNodeGetGraph_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphChildGraphNodeGetGraph_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphAddEmptyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddEmptyNode_slots[] = {
@@ -5579,6 +7046,11 @@ static const struct tracer_slot cuda_cuGraphAddEmptyNode_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphAddEmptyNode_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphAddEventRecordNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddEventRecordNode_slots[] = {
@@ -5595,6 +7067,11 @@ static const struct tracer_field_format cuda_cuGraphAddEventRecordNode_formats[]
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphEventRecordNodeGetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphEventRecordNodeGetEvent_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5606,6 +7083,11 @@ static const struct tracer_field_format cuda_cuGraphEventRecordNodeGetEvent_form
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphEventRecordNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphEventRecordNodeSetEvent_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5614,6 +7096,11 @@ static const struct tracer_slot cuda_cuGraphEventRecordNodeSetEvent_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphEventRecordNodeSetEvent_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphAddEventWaitNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddEventWaitNode_slots[] = {
@@ -5630,6 +7117,11 @@ static const struct tracer_field_format cuda_cuGraphAddEventWaitNode_formats[] =
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphEventWaitNodeGetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphEventWaitNodeGetEvent_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5641,6 +7133,11 @@ static const struct tracer_field_format cuda_cuGraphEventWaitNodeGetEvent_format
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphEventWaitNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphEventWaitNodeSetEvent_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5649,6 +7146,11 @@ static const struct tracer_slot cuda_cuGraphEventWaitNodeSetEvent_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphEventWaitNodeSetEvent_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphAddExternalSemaphoresSignalNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddExternalSemaphoresSignalNode_slots[] = {
@@ -5667,6 +7169,11 @@ static const struct tracer_field_format cuda_cuGraphAddExternalSemaphoresSignalN
     {"nodeParams_vals", NULL, &cuda_record_76},
 };
 
+static const int64_t cuda_cuGraphExternalSemaphoresSignalNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExternalSemaphoresSignalNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"params_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5679,6 +7186,11 @@ static const struct tracer_field_format cuda_cuGraphExternalSemaphoresSignalNode
     {"params_out_vals", NULL, &cuda_record_76},
 };
 
+static const int64_t cuda_cuGraphExternalSemaphoresSignalNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExternalSemaphoresSignalNodeSetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5689,6 +7201,11 @@ static const struct tracer_field_format cuda_cuGraphExternalSemaphoresSignalNode
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_76},
     {"nodeParams_vals", NULL, &cuda_record_76},
+};
+
+static const int64_t cuda_cuGraphAddExternalSemaphoresWaitNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddExternalSemaphoresWaitNode_slots[] = {
@@ -5707,6 +7224,11 @@ static const struct tracer_field_format cuda_cuGraphAddExternalSemaphoresWaitNod
     {"nodeParams_vals", NULL, &cuda_record_78},
 };
 
+static const int64_t cuda_cuGraphExternalSemaphoresWaitNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExternalSemaphoresWaitNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"params_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5719,6 +7241,11 @@ static const struct tracer_field_format cuda_cuGraphExternalSemaphoresWaitNodeGe
     {"params_out_vals", NULL, &cuda_record_78},
 };
 
+static const int64_t cuda_cuGraphExternalSemaphoresWaitNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExternalSemaphoresWaitNodeSetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5729,6 +7256,11 @@ static const struct tracer_field_format cuda_cuGraphExternalSemaphoresWaitNodeSe
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_78},
     {"nodeParams_vals", NULL, &cuda_record_78},
+};
+
+static const int64_t cuda_cuGraphAddBatchMemOpNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddBatchMemOpNode_slots[] = {
@@ -5747,6 +7279,11 @@ static const struct tracer_field_format cuda_cuGraphAddBatchMemOpNode_formats[] 
     {"nodeParams_vals", NULL, &cuda_record_31},
 };
 
+static const int64_t cuda_cuGraphBatchMemOpNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphBatchMemOpNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5757,6 +7294,11 @@ static const struct tracer_field_format cuda_cuGraphBatchMemOpNodeGetParams_form
     {"result", &cuda_names_54, NULL},
     {"nodeParams_out_bytes", NULL, &cuda_record_31},
     {"nodeParams_out_vals", NULL, &cuda_record_31},
+};
+
+static const int64_t cuda_cuGraphBatchMemOpNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphBatchMemOpNodeSetParams_slots[] = {
@@ -5771,6 +7313,11 @@ static const struct tracer_field_format cuda_cuGraphBatchMemOpNodeSetParams_form
     {"nodeParams_vals", NULL, &cuda_record_31},
 };
 
+static const int64_t cuda_cuGraphExecBatchMemOpNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExecBatchMemOpNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5782,6 +7329,11 @@ static const struct tracer_field_format cuda_cuGraphExecBatchMemOpNodeSetParams_
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_31},
     {"nodeParams_vals", NULL, &cuda_record_31},
+};
+
+static const int64_t cuda_cuGraphAddMemAllocNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddMemAllocNode_slots[] = {
@@ -5800,6 +7352,11 @@ static const struct tracer_field_format cuda_cuGraphAddMemAllocNode_formats[] = 
     {"nodeParams_vals", NULL, &cuda_record_93},
 };
 
+static const int64_t cuda_cuGraphMemAllocNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphMemAllocNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"params_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5810,6 +7367,11 @@ static const struct tracer_field_format cuda_cuGraphMemAllocNodeGetParams_format
     {"result", &cuda_names_54, NULL},
     {"params_out_bytes", NULL, &cuda_record_93},
     {"params_out_vals", NULL, &cuda_record_93},
+};
+
+static const int64_t cuda_cuGraphAddMemFreeNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddMemFreeNode_slots[] = {
@@ -5826,6 +7388,11 @@ static const struct tracer_field_format cuda_cuGraphAddMemFreeNode_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphMemFreeNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphMemFreeNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dptr_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5837,6 +7404,11 @@ static const struct tracer_field_format cuda_cuGraphMemFreeNodeGetParams_formats
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuDeviceGraphMemTrim_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceGraphMemTrim_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5844,6 +7416,11 @@ static const struct tracer_slot cuda_cuDeviceGraphMemTrim_slots[] = {
 
 static const struct tracer_field_format cuda_cuDeviceGraphMemTrim_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetGraphMemAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetGraphMemAttribute_slots[] = {
@@ -5858,6 +7435,11 @@ static const struct tracer_field_format cuda_cuDeviceGetGraphMemAttribute_format
     {"attr", &cuda_names_85, NULL},
 };
 
+static const int64_t cuda_cuDeviceSetGraphMemAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDeviceSetGraphMemAttribute_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5868,6 +7450,11 @@ static const struct tracer_slot cuda_cuDeviceSetGraphMemAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuDeviceSetGraphMemAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attr", &cuda_names_85, NULL},
+};
+
+static const int64_t cuda_cuGraphClone_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphClone_slots[] = {
@@ -5881,6 +7468,11 @@ static const struct tracer_field_format cuda_cuGraphClone_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphNodeFindInClone_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphNodeFindInClone_slots[] = {
     {"phNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hOriginalNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5891,6 +7483,11 @@ static const struct tracer_slot cuda_cuGraphNodeFindInClone_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphNodeFindInClone_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphNodeGetType_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphNodeGetType_slots[] = {
@@ -5906,6 +7503,11 @@ static const struct tracer_field_format cuda_cuGraphNodeGetType_formats[] = {
     {"type_vals", &cuda_names_40, NULL},
 };
 
+static const int64_t cuda_cuGraphGetNodes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphGetNodes_slots[] = {
     {"hGraph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5919,6 +7521,11 @@ static const struct tracer_field_format cuda_cuGraphGetNodes_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphGetRootNodes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphGetRootNodes_slots[] = {
     {"hGraph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"rootNodes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5930,6 +7537,11 @@ static const struct tracer_slot cuda_cuGraphGetRootNodes_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphGetRootNodes_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphGetEdges_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphGetEdges_v2_slots[] = {
@@ -5950,6 +7562,11 @@ static const struct tracer_field_format cuda_cuGraphGetEdges_v2_formats[] = {
     {"edgeData_vals", NULL, &cuda_record_45},
 };
 
+static const int64_t cuda_cuGraphNodeGetDependencies_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphNodeGetDependencies_v2_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dependencies", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5964,6 +7581,11 @@ static const struct tracer_field_format cuda_cuGraphNodeGetDependencies_v2_forma
     {"result", &cuda_names_54, NULL},
     {"edgeData_bytes", NULL, &cuda_record_45},
     {"edgeData_vals", NULL, &cuda_record_45},
+};
+
+static const int64_t cuda_cuGraphNodeGetDependentNodes_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphNodeGetDependentNodes_v2_slots[] = {
@@ -5982,6 +7604,11 @@ static const struct tracer_field_format cuda_cuGraphNodeGetDependentNodes_v2_for
     {"edgeData_vals", NULL, &cuda_record_45},
 };
 
+static const int64_t cuda_cuGraphAddDependencies_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphAddDependencies_v2_slots[] = {
     {"hGraph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"from", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5995,6 +7622,11 @@ static const struct tracer_field_format cuda_cuGraphAddDependencies_v2_formats[]
     {"result", &cuda_names_54, NULL},
     {"edgeData_bytes", NULL, &cuda_record_45},
     {"edgeData_vals", NULL, &cuda_record_45},
+};
+
+static const int64_t cuda_cuGraphRemoveDependencies_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphRemoveDependencies_v2_slots[] = {
@@ -6012,6 +7644,11 @@ static const struct tracer_field_format cuda_cuGraphRemoveDependencies_v2_format
     {"edgeData_vals", NULL, &cuda_record_45},
 };
 
+static const int64_t cuda_cuGraphDestroyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphDestroyNode_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -6019,6 +7656,11 @@ static const struct tracer_slot cuda_cuGraphDestroyNode_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphDestroyNode_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphInstantiateWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphInstantiateWithFlags_slots[] = {
@@ -6031,6 +7673,11 @@ static const struct tracer_slot cuda_cuGraphInstantiateWithFlags_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphInstantiateWithFlags_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphInstantiateWithParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphInstantiateWithParams_slots[] = {
@@ -6047,6 +7694,11 @@ static const struct tracer_field_format cuda_cuGraphInstantiateWithParams_format
     {"instantiateParams_vals", NULL, &cuda_record_46},
 };
 
+static const int64_t cuda_cuGraphExecGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExecGetFlags_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6056,6 +7708,11 @@ static const struct tracer_slot cuda_cuGraphExecGetFlags_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphExecGetFlags_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphExecKernelNodeSetParams_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphExecKernelNodeSetParams_v2_slots[] = {
@@ -6069,6 +7726,11 @@ static const struct tracer_field_format cuda_cuGraphExecKernelNodeSetParams_v2_f
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_38},
     {"nodeParams_vals", NULL, &cuda_record_38},
+};
+
+static const int64_t cuda_cuGraphExecMemcpyNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphExecMemcpyNodeSetParams_slots[] = {
@@ -6085,6 +7747,11 @@ static const struct tracer_field_format cuda_cuGraphExecMemcpyNodeSetParams_form
     {"copyParams_vals", NULL, &cuda_record_57},
 };
 
+static const int64_t cuda_cuGraphExecMemsetNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExecMemsetNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6097,6 +7764,11 @@ static const struct tracer_field_format cuda_cuGraphExecMemsetNodeSetParams_form
     {"result", &cuda_names_54, NULL},
     {"memsetParams_bytes", NULL, &cuda_record_40},
     {"memsetParams_vals", NULL, &cuda_record_40},
+};
+
+static const int64_t cuda_cuGraphExecHostNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphExecHostNodeSetParams_slots[] = {
@@ -6112,6 +7784,11 @@ static const struct tracer_field_format cuda_cuGraphExecHostNodeSetParams_format
     {"nodeParams_vals", NULL, &cuda_record_42},
 };
 
+static const int64_t cuda_cuGraphExecChildGraphNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExecChildGraphNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6121,6 +7798,11 @@ static const struct tracer_slot cuda_cuGraphExecChildGraphNodeSetParams_slots[] 
 
 static const struct tracer_field_format cuda_cuGraphExecChildGraphNodeSetParams_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphExecEventRecordNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphExecEventRecordNodeSetEvent_slots[] = {
@@ -6134,6 +7816,11 @@ static const struct tracer_field_format cuda_cuGraphExecEventRecordNodeSetEvent_
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphExecEventWaitNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExecEventWaitNodeSetEvent_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6143,6 +7830,11 @@ static const struct tracer_slot cuda_cuGraphExecEventWaitNodeSetEvent_slots[] = 
 
 static const struct tracer_field_format cuda_cuGraphExecEventWaitNodeSetEvent_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_slots[] = {
@@ -6158,6 +7850,11 @@ static const struct tracer_field_format cuda_cuGraphExecExternalSemaphoresSignal
     {"nodeParams_vals", NULL, &cuda_record_76},
 };
 
+static const int64_t cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6171,6 +7868,11 @@ static const struct tracer_field_format cuda_cuGraphExecExternalSemaphoresWaitNo
     {"nodeParams_vals", NULL, &cuda_record_78},
 };
 
+static const int64_t cuda_cuGraphNodeSetEnabled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphNodeSetEnabled_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6180,6 +7882,11 @@ static const struct tracer_slot cuda_cuGraphNodeSetEnabled_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphNodeSetEnabled_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphNodeGetEnabled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphNodeGetEnabled_slots[] = {
@@ -6194,6 +7901,11 @@ static const struct tracer_field_format cuda_cuGraphNodeGetEnabled_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphUpload_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphUpload_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hStream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6202,6 +7914,11 @@ static const struct tracer_slot cuda_cuGraphUpload_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphUpload_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphLaunch_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphLaunch_slots[] = {
@@ -6214,6 +7931,11 @@ static const struct tracer_field_format cuda_cuGraphLaunch_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphExecDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphExecDestroy_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -6223,6 +7945,11 @@ static const struct tracer_field_format cuda_cuGraphExecDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphDestroy_slots[] = {
     {"hGraph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -6230,6 +7957,11 @@ static const struct tracer_slot cuda_cuGraphDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphExecUpdate_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphExecUpdate_v2_slots[] = {
@@ -6245,6 +7977,11 @@ static const struct tracer_field_format cuda_cuGraphExecUpdate_v2_formats[] = {
     {"resultInfo_vals", NULL, &cuda_record_85},
 };
 
+static const int64_t cuda_cuGraphKernelNodeCopyAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphKernelNodeCopyAttributes_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6253,6 +7990,11 @@ static const struct tracer_slot cuda_cuGraphKernelNodeCopyAttributes_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphKernelNodeCopyAttributes_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphKernelNodeGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphKernelNodeGetAttribute_slots[] = {
@@ -6269,6 +8011,11 @@ static const struct tracer_field_format cuda_cuGraphKernelNodeGetAttribute_forma
     {"value_out_vals", NULL, &cuda_record_48},
 };
 
+static const int64_t cuda_cuGraphKernelNodeSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphKernelNodeSetAttribute_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6283,6 +8030,11 @@ static const struct tracer_field_format cuda_cuGraphKernelNodeSetAttribute_forma
     {"value_vals", NULL, &cuda_record_48},
 };
 
+static const int64_t cuda_cuGraphDebugDotPrint_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphDebugDotPrint_slots[] = {
     {"hGraph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"path", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6292,6 +8044,11 @@ static const struct tracer_slot cuda_cuGraphDebugDotPrint_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphDebugDotPrint_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuUserObjectCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuUserObjectCreate_slots[] = {
@@ -6308,6 +8065,11 @@ static const struct tracer_field_format cuda_cuUserObjectCreate_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuUserObjectRetain_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuUserObjectRetain_slots[] = {
     {"object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6318,6 +8080,11 @@ static const struct tracer_field_format cuda_cuUserObjectRetain_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuUserObjectRelease_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuUserObjectRelease_slots[] = {
     {"object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6326,6 +8093,11 @@ static const struct tracer_slot cuda_cuUserObjectRelease_slots[] = {
 
 static const struct tracer_field_format cuda_cuUserObjectRelease_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphRetainUserObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphRetainUserObject_slots[] = {
@@ -6340,6 +8112,11 @@ static const struct tracer_field_format cuda_cuGraphRetainUserObject_formats[] =
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphReleaseUserObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphReleaseUserObject_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"object", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6349,6 +8126,11 @@ static const struct tracer_slot cuda_cuGraphReleaseUserObject_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphReleaseUserObject_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphAddNode_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphAddNode_v2_slots[] = {
@@ -6370,6 +8152,11 @@ static const struct tracer_field_format cuda_cuGraphAddNode_v2_formats[] = {
     {"nodeParams_vals", NULL, &cuda_record_99},
 };
 
+static const int64_t cuda_cuGraphNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphNodeSetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6380,6 +8167,11 @@ static const struct tracer_field_format cuda_cuGraphNodeSetParams_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_99},
     {"nodeParams_vals", NULL, &cuda_record_99},
+};
+
+static const int64_t cuda_cuGraphExecNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphExecNodeSetParams_slots[] = {
@@ -6393,6 +8185,11 @@ static const struct tracer_field_format cuda_cuGraphExecNodeSetParams_formats[] 
     {"result", &cuda_names_54, NULL},
     {"nodeParams_bytes", NULL, &cuda_record_99},
     {"nodeParams_vals", NULL, &cuda_record_99},
+};
+
+static const int64_t cuda_cuGraphConditionalHandleCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphConditionalHandleCreate_slots[] = {
@@ -6409,6 +8206,11 @@ static const struct tracer_field_format cuda_cuGraphConditionalHandleCreate_form
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_slots[] = {
     {"numBlocks", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"func", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6420,6 +8222,11 @@ static const struct tracer_slot cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor
 
 static const struct tracer_field_format cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots[] = {
@@ -6436,6 +8243,11 @@ static const struct tracer_field_format cuda_cuOccupancyMaxActiveBlocksPerMultip
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuOccupancyMaxPotentialBlockSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuOccupancyMaxPotentialBlockSize_slots[] = {
     {"minGridSize", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"blockSize", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6450,6 +8262,11 @@ static const struct tracer_slot cuda_cuOccupancyMaxPotentialBlockSize_slots[] = 
 
 static const struct tracer_field_format cuda_cuOccupancyMaxPotentialBlockSize_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_slots[] = {
@@ -6469,6 +8286,11 @@ static const struct tracer_field_format cuda_cuOccupancyMaxPotentialBlockSizeWit
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuOccupancyAvailableDynamicSMemPerBlock_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuOccupancyAvailableDynamicSMemPerBlock_slots[] = {
     {"dynamicSmemSize", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"func", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6480,6 +8302,11 @@ static const struct tracer_slot cuda_cuOccupancyAvailableDynamicSMemPerBlock_slo
 
 static const struct tracer_field_format cuda_cuOccupancyAvailableDynamicSMemPerBlock_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuOccupancyMaxPotentialClusterSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuOccupancyMaxPotentialClusterSize_slots[] = {
@@ -6496,6 +8323,11 @@ static const struct tracer_field_format cuda_cuOccupancyMaxPotentialClusterSize_
     {"config_vals", NULL, &cuda_record_50},
 };
 
+static const int64_t cuda_cuOccupancyMaxActiveClusters_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuOccupancyMaxActiveClusters_slots[] = {
     {"numClusters", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"func", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6510,6 +8342,11 @@ static const struct tracer_field_format cuda_cuOccupancyMaxActiveClusters_format
     {"config_vals", NULL, &cuda_record_50},
 };
 
+static const int64_t cuda_cuTexRefSetArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefSetArray_slots[] = {
     {"hTexRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6519,6 +8356,11 @@ static const struct tracer_slot cuda_cuTexRefSetArray_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefSetArray_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefSetMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefSetMipmappedArray_slots[] = {
@@ -6532,6 +8374,11 @@ static const struct tracer_field_format cuda_cuTexRefSetMipmappedArray_formats[]
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuTexRefSetAddress_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefSetAddress_v2_slots[] = {
     {"ByteOffset", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hTexRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6543,6 +8390,11 @@ static const struct tracer_slot cuda_cuTexRefSetAddress_v2_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefSetAddress_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefSetAddress2D_v3_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefSetAddress2D_v3_slots[] = {
@@ -6559,6 +8411,11 @@ static const struct tracer_field_format cuda_cuTexRefSetAddress2D_v3_formats[] =
     {"desc_vals", NULL, &cuda_record_60},
 };
 
+static const int64_t cuda_cuTexRefSetFormat_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefSetFormat_slots[] = {
     {"hTexRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fmt", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6569,6 +8426,11 @@ static const struct tracer_slot cuda_cuTexRefSetFormat_slots[] = {
 static const struct tracer_field_format cuda_cuTexRefSetFormat_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"fmt", &cuda_names_15, NULL},
+};
+
+static const int64_t cuda_cuTexRefSetAddressMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefSetAddressMode_slots[] = {
@@ -6583,6 +8445,11 @@ static const struct tracer_field_format cuda_cuTexRefSetAddressMode_formats[] = 
     {"am", &cuda_names_16, NULL},
 };
 
+static const int64_t cuda_cuTexRefSetFilterMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefSetFilterMode_slots[] = {
     {"hTexRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fm", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6592,6 +8459,11 @@ static const struct tracer_slot cuda_cuTexRefSetFilterMode_slots[] = {
 static const struct tracer_field_format cuda_cuTexRefSetFilterMode_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"fm", &cuda_names_17, NULL},
+};
+
+static const int64_t cuda_cuTexRefSetMipmapFilterMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefSetMipmapFilterMode_slots[] = {
@@ -6605,6 +8477,11 @@ static const struct tracer_field_format cuda_cuTexRefSetMipmapFilterMode_formats
     {"fm", &cuda_names_17, NULL},
 };
 
+static const int64_t cuda_cuTexRefSetMipmapLevelBias_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefSetMipmapLevelBias_slots[] = {
     {"hTexRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bias", 5, 4, TRACER_SLOT_FLOAT, 0, -1},
@@ -6613,6 +8490,11 @@ static const struct tracer_slot cuda_cuTexRefSetMipmapLevelBias_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefSetMipmapLevelBias_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefSetMipmapLevelClamp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefSetMipmapLevelClamp_slots[] = {
@@ -6626,6 +8508,11 @@ static const struct tracer_field_format cuda_cuTexRefSetMipmapLevelClamp_formats
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuTexRefSetMaxAnisotropy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefSetMaxAnisotropy_slots[] = {
     {"hTexRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"maxAniso", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6634,6 +8521,11 @@ static const struct tracer_slot cuda_cuTexRefSetMaxAnisotropy_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefSetMaxAnisotropy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefSetBorderColor_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefSetBorderColor_slots[] = {
@@ -6647,6 +8539,11 @@ static const struct tracer_field_format cuda_cuTexRefSetBorderColor_formats[] = 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuTexRefSetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefSetFlags_slots[] = {
     {"hTexRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"Flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6655,6 +8552,11 @@ static const struct tracer_slot cuda_cuTexRefSetFlags_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefSetFlags_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefGetAddress_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefGetAddress_v2_slots[] = {
@@ -6668,6 +8570,11 @@ static const struct tracer_field_format cuda_cuTexRefGetAddress_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuTexRefGetArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefGetArray_slots[] = {
     {"phArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hTexRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6679,6 +8586,11 @@ static const struct tracer_field_format cuda_cuTexRefGetArray_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuTexRefGetMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefGetMipmappedArray_slots[] = {
     {"phMipmappedArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hTexRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6688,6 +8600,11 @@ static const struct tracer_slot cuda_cuTexRefGetMipmappedArray_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefGetMipmappedArray_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefGetAddressMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefGetAddressMode_slots[] = {
@@ -6704,6 +8621,11 @@ static const struct tracer_field_format cuda_cuTexRefGetAddressMode_formats[] = 
     {"pam_vals", &cuda_names_16, NULL},
 };
 
+static const int64_t cuda_cuTexRefGetFilterMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefGetFilterMode_slots[] = {
     {"pfm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hTexRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6715,6 +8637,11 @@ static const struct tracer_field_format cuda_cuTexRefGetFilterMode_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"pfm_val", &cuda_names_17, NULL},
     {"pfm_vals", &cuda_names_17, NULL},
+};
+
+static const int64_t cuda_cuTexRefGetFormat_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefGetFormat_slots[] = {
@@ -6732,6 +8659,11 @@ static const struct tracer_field_format cuda_cuTexRefGetFormat_formats[] = {
     {"pFormat_vals", &cuda_names_15, NULL},
 };
 
+static const int64_t cuda_cuTexRefGetMipmapFilterMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefGetMipmapFilterMode_slots[] = {
     {"pfm", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hTexRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6745,6 +8677,11 @@ static const struct tracer_field_format cuda_cuTexRefGetMipmapFilterMode_formats
     {"pfm_vals", &cuda_names_17, NULL},
 };
 
+static const int64_t cuda_cuTexRefGetMipmapLevelBias_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefGetMipmapLevelBias_slots[] = {
     {"pbias", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hTexRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6754,6 +8691,11 @@ static const struct tracer_slot cuda_cuTexRefGetMipmapLevelBias_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefGetMipmapLevelBias_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefGetMipmapLevelClamp_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefGetMipmapLevelClamp_slots[] = {
@@ -6769,6 +8711,11 @@ static const struct tracer_field_format cuda_cuTexRefGetMipmapLevelClamp_formats
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuTexRefGetMaxAnisotropy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefGetMaxAnisotropy_slots[] = {
     {"pmaxAniso", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hTexRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6778,6 +8725,11 @@ static const struct tracer_slot cuda_cuTexRefGetMaxAnisotropy_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefGetMaxAnisotropy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefGetBorderColor_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefGetBorderColor_slots[] = {
@@ -6791,6 +8743,11 @@ static const struct tracer_field_format cuda_cuTexRefGetBorderColor_formats[] = 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuTexRefGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefGetFlags_slots[] = {
     {"pFlags", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hTexRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6800,6 +8757,11 @@ static const struct tracer_slot cuda_cuTexRefGetFlags_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefGetFlags_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexRefCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexRefCreate_slots[] = {
@@ -6812,6 +8774,11 @@ static const struct tracer_field_format cuda_cuTexRefCreate_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuTexRefDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexRefDestroy_slots[] = {
     {"hTexRef", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -6819,6 +8786,11 @@ static const struct tracer_slot cuda_cuTexRefDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexRefDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuSurfRefSetArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuSurfRefSetArray_slots[] = {
@@ -6832,6 +8804,11 @@ static const struct tracer_field_format cuda_cuSurfRefSetArray_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuSurfRefGetArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuSurfRefGetArray_slots[] = {
     {"phArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hSurfRef", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -6841,6 +8818,11 @@ static const struct tracer_slot cuda_cuSurfRefGetArray_slots[] = {
 
 static const struct tracer_field_format cuda_cuSurfRefGetArray_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexObjectCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexObjectCreate_slots[] = {
@@ -6862,6 +8844,11 @@ static const struct tracer_field_format cuda_cuTexObjectCreate_formats[] = {
     {"pResViewDesc_vals", NULL, &cuda_record_66},
 };
 
+static const int64_t cuda_cuTexObjectDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexObjectDestroy_slots[] = {
     {"texObject", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -6869,6 +8856,11 @@ static const struct tracer_slot cuda_cuTexObjectDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuTexObjectDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuTexObjectGetResourceDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTexObjectGetResourceDesc_slots[] = {
@@ -6883,6 +8875,11 @@ static const struct tracer_field_format cuda_cuTexObjectGetResourceDesc_formats[
     {"pResDesc_vals", NULL, &cuda_record_64},
 };
 
+static const int64_t cuda_cuTexObjectGetTextureDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexObjectGetTextureDesc_slots[] = {
     {"pTexDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texObject", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6895,6 +8892,11 @@ static const struct tracer_field_format cuda_cuTexObjectGetTextureDesc_formats[]
     {"pTexDesc_vals", NULL, &cuda_record_65},
 };
 
+static const int64_t cuda_cuTexObjectGetResourceViewDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTexObjectGetResourceViewDesc_slots[] = {
     {"pResViewDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texObject", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -6905,6 +8907,11 @@ static const struct tracer_field_format cuda_cuTexObjectGetResourceViewDesc_form
     {"result", &cuda_names_54, NULL},
     {"pResViewDesc_bytes", NULL, &cuda_record_66},
     {"pResViewDesc_vals", NULL, &cuda_record_66},
+};
+
+static const int64_t cuda_cuSurfObjectCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuSurfObjectCreate_slots[] = {
@@ -6920,6 +8927,11 @@ static const struct tracer_field_format cuda_cuSurfObjectCreate_formats[] = {
     {"pResDesc_vals", NULL, &cuda_record_64},
 };
 
+static const int64_t cuda_cuSurfObjectDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuSurfObjectDestroy_slots[] = {
     {"surfObject", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -6927,6 +8939,11 @@ static const struct tracer_slot cuda_cuSurfObjectDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuSurfObjectDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuSurfObjectGetResourceDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuSurfObjectGetResourceDesc_slots[] = {
@@ -6939,6 +8956,11 @@ static const struct tracer_field_format cuda_cuSurfObjectGetResourceDesc_formats
     {"result", &cuda_names_54, NULL},
     {"pResDesc_bytes", NULL, &cuda_record_64},
     {"pResDesc_vals", NULL, &cuda_record_64},
+};
+
+static const int64_t cuda_cuTensorMapEncodeTiled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTensorMapEncodeTiled_slots[] = {
@@ -6966,6 +8988,11 @@ static const struct tracer_field_format cuda_cuTensorMapEncodeTiled_formats[] = 
     {"swizzle", &cuda_names_61, NULL},
     {"l2Promotion", &cuda_names_62, NULL},
     {"oobFill", &cuda_names_63, NULL},
+};
+
+static const int64_t cuda_cuTensorMapEncodeIm2col_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTensorMapEncodeIm2col_slots[] = {
@@ -6996,6 +9023,11 @@ static const struct tracer_field_format cuda_cuTensorMapEncodeIm2col_formats[] =
     {"swizzle", &cuda_names_61, NULL},
     {"l2Promotion", &cuda_names_62, NULL},
     {"oobFill", &cuda_names_63, NULL},
+};
+
+static const int64_t cuda_cuTensorMapEncodeIm2colWide_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuTensorMapEncodeIm2colWide_slots[] = {
@@ -7030,6 +9062,11 @@ static const struct tracer_field_format cuda_cuTensorMapEncodeIm2colWide_formats
     {"oobFill", &cuda_names_63, NULL},
 };
 
+static const int64_t cuda_cuTensorMapReplaceAddress_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuTensorMapReplaceAddress_slots[] = {
     {"tensorMap", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"globalAddress", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7040,6 +9077,11 @@ static const struct tracer_field_format cuda_cuTensorMapReplaceAddress_formats[]
     {"result", &cuda_names_54, NULL},
     {"tensorMap_bytes", NULL, NULL},
     {"tensorMap_vals", NULL, NULL},
+};
+
+static const int64_t cuda_cuDeviceCanAccessPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceCanAccessPeer_slots[] = {
@@ -7054,6 +9096,11 @@ static const struct tracer_field_format cuda_cuDeviceCanAccessPeer_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxEnablePeerAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxEnablePeerAccess_slots[] = {
     {"peerContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"Flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -7064,6 +9111,11 @@ static const struct tracer_field_format cuda_cuCtxEnablePeerAccess_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCtxDisablePeerAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxDisablePeerAccess_slots[] = {
     {"peerContext", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -7071,6 +9123,11 @@ static const struct tracer_slot cuda_cuCtxDisablePeerAccess_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxDisablePeerAccess_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetP2PAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetP2PAttribute_slots[] = {
@@ -7085,6 +9142,11 @@ static const struct tracer_slot cuda_cuDeviceGetP2PAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuDeviceGetP2PAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attrib", &cuda_names_55, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetP2PAtomicCapabilities_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetP2PAtomicCapabilities_slots[] = {
@@ -7103,6 +9165,11 @@ static const struct tracer_field_format cuda_cuDeviceGetP2PAtomicCapabilities_fo
     {"operations_vals", &cuda_names_56, NULL},
 };
 
+static const int64_t cuda_cuGraphicsUnregisterResource_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphicsUnregisterResource_slots[] = {
     {"resource", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -7110,6 +9177,11 @@ static const struct tracer_slot cuda_cuGraphicsUnregisterResource_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphicsUnregisterResource_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphicsSubResourceGetMappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphicsSubResourceGetMappedArray_slots[] = {
@@ -7125,6 +9197,11 @@ static const struct tracer_field_format cuda_cuGraphicsSubResourceGetMappedArray
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphicsResourceGetMappedMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphicsResourceGetMappedMipmappedArray_slots[] = {
     {"pMipmappedArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"resource", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7134,6 +9211,11 @@ static const struct tracer_slot cuda_cuGraphicsResourceGetMappedMipmappedArray_s
 
 static const struct tracer_field_format cuda_cuGraphicsResourceGetMappedMipmappedArray_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphicsResourceGetMappedPointer_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphicsResourceGetMappedPointer_v2_slots[] = {
@@ -7149,6 +9231,11 @@ static const struct tracer_field_format cuda_cuGraphicsResourceGetMappedPointer_
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphicsResourceSetMapFlags_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphicsResourceSetMapFlags_v2_slots[] = {
     {"resource", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -7157,6 +9244,11 @@ static const struct tracer_slot cuda_cuGraphicsResourceSetMapFlags_v2_slots[] = 
 
 static const struct tracer_field_format cuda_cuGraphicsResourceSetMapFlags_v2_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGraphicsMapResources_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGraphicsMapResources_slots[] = {
@@ -7171,6 +9263,11 @@ static const struct tracer_field_format cuda_cuGraphicsMapResources_formats[] = 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGraphicsUnmapResources_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGraphicsUnmapResources_slots[] = {
     {"count", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"resources", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7181,6 +9278,11 @@ static const struct tracer_slot cuda_cuGraphicsUnmapResources_slots[] = {
 
 static const struct tracer_field_format cuda_cuGraphicsUnmapResources_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGetProcAddress_v2_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGetProcAddress_v2_slots[] = {
@@ -7200,6 +9302,11 @@ static const struct tracer_field_format cuda_cuGetProcAddress_v2_formats[] = {
     {"symbolStatus_vals", &cuda_names_50, NULL},
 };
 
+static const int64_t cuda_cuCoredumpGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCoredumpGetAttribute_slots[] = {
     {"attrib", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"value", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7211,6 +9318,11 @@ static const struct tracer_slot cuda_cuCoredumpGetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuCoredumpGetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attrib", &cuda_names_100, NULL},
+};
+
+static const int64_t cuda_cuCoredumpGetAttributeGlobal_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCoredumpGetAttributeGlobal_slots[] = {
@@ -7226,6 +9338,11 @@ static const struct tracer_field_format cuda_cuCoredumpGetAttributeGlobal_format
     {"attrib", &cuda_names_100, NULL},
 };
 
+static const int64_t cuda_cuCoredumpSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCoredumpSetAttribute_slots[] = {
     {"attrib", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"value", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7237,6 +9354,11 @@ static const struct tracer_slot cuda_cuCoredumpSetAttribute_slots[] = {
 static const struct tracer_field_format cuda_cuCoredumpSetAttribute_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"attrib", &cuda_names_100, NULL},
+};
+
+static const int64_t cuda_cuCoredumpSetAttributeGlobal_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCoredumpSetAttributeGlobal_slots[] = {
@@ -7252,6 +9374,11 @@ static const struct tracer_field_format cuda_cuCoredumpSetAttributeGlobal_format
     {"attrib", &cuda_names_100, NULL},
 };
 
+static const int64_t cuda_cuGetExportTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGetExportTable_slots[] = {
     {"ppExportTable", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pExportTableId", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7263,6 +9390,11 @@ static const struct tracer_field_format cuda_cuGetExportTable_formats[] = {
     {"result", &cuda_names_54, NULL},
     {"pExportTableId_bytes", NULL, NULL},
     {"pExportTableId_vals", NULL, NULL},
+};
+
+static const int64_t cuda_cuGreenCtxCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGreenCtxCreate_slots[] = {
@@ -7278,6 +9410,11 @@ static const struct tracer_field_format cuda_cuGreenCtxCreate_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGreenCtxDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGreenCtxDestroy_slots[] = {
     {"hCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -7285,6 +9422,11 @@ static const struct tracer_slot cuda_cuGreenCtxDestroy_slots[] = {
 
 static const struct tracer_field_format cuda_cuGreenCtxDestroy_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCtxFromGreenCtx_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCtxFromGreenCtx_slots[] = {
@@ -7296,6 +9438,11 @@ static const struct tracer_slot cuda_cuCtxFromGreenCtx_slots[] = {
 
 static const struct tracer_field_format cuda_cuCtxFromGreenCtx_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuDeviceGetDevResource_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDeviceGetDevResource_slots[] = {
@@ -7312,6 +9459,11 @@ static const struct tracer_field_format cuda_cuDeviceGetDevResource_formats[] = 
     {"type", &cuda_names_104, NULL},
 };
 
+static const int64_t cuda_cuCtxGetDevResource_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCtxGetDevResource_slots[] = {
     {"hCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"resource", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7326,6 +9478,11 @@ static const struct tracer_field_format cuda_cuCtxGetDevResource_formats[] = {
     {"type", &cuda_names_104, NULL},
 };
 
+static const int64_t cuda_cuGreenCtxGetDevResource_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGreenCtxGetDevResource_slots[] = {
     {"hCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"resource", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7338,6 +9495,11 @@ static const struct tracer_field_format cuda_cuGreenCtxGetDevResource_formats[] 
     {"resource_bytes", NULL, &cuda_record_108},
     {"resource_vals", NULL, &cuda_record_108},
     {"type", &cuda_names_104, NULL},
+};
+
+static const int64_t cuda_cuDevSmResourceSplitByCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuDevSmResourceSplitByCount_slots[] = {
@@ -7361,6 +9523,11 @@ static const struct tracer_field_format cuda_cuDevSmResourceSplitByCount_formats
     {"remaining_vals", NULL, &cuda_record_108},
 };
 
+static const int64_t cuda_cuDevResourceGenerateDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuDevResourceGenerateDesc_slots[] = {
     {"phDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"resources", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7375,6 +9542,11 @@ static const struct tracer_field_format cuda_cuDevResourceGenerateDesc_formats[]
     {"resources_vals", NULL, &cuda_record_108},
 };
 
+static const int64_t cuda_cuGreenCtxRecordEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGreenCtxRecordEvent_slots[] = {
     {"hCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hEvent", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7383,6 +9555,11 @@ static const struct tracer_slot cuda_cuGreenCtxRecordEvent_slots[] = {
 
 static const struct tracer_field_format cuda_cuGreenCtxRecordEvent_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGreenCtxWaitEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGreenCtxWaitEvent_slots[] = {
@@ -7395,6 +9572,11 @@ static const struct tracer_field_format cuda_cuGreenCtxWaitEvent_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuStreamGetGreenCtx_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuStreamGetGreenCtx_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"phCtx", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7404,6 +9586,11 @@ static const struct tracer_slot cuda_cuStreamGetGreenCtx_slots[] = {
 
 static const struct tracer_field_format cuda_cuStreamGetGreenCtx_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuGreenCtxStreamCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuGreenCtxStreamCreate_slots[] = {
@@ -7419,6 +9606,11 @@ static const struct tracer_field_format cuda_cuGreenCtxStreamCreate_formats[] = 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuGreenCtxGetId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuGreenCtxGetId_slots[] = {
     {"greenCtx", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"greenCtxId", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7428,6 +9620,11 @@ static const struct tracer_slot cuda_cuGreenCtxGetId_slots[] = {
 
 static const struct tracer_field_format cuda_cuGreenCtxGetId_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLogsRegisterCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLogsRegisterCallback_slots[] = {
@@ -7442,6 +9639,11 @@ static const struct tracer_field_format cuda_cuLogsRegisterCallback_formats[] = 
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLogsUnregisterCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLogsUnregisterCallback_slots[] = {
     {"callback", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -7449,6 +9651,11 @@ static const struct tracer_slot cuda_cuLogsUnregisterCallback_slots[] = {
 
 static const struct tracer_field_format cuda_cuLogsUnregisterCallback_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLogsCurrent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLogsCurrent_slots[] = {
@@ -7462,6 +9669,11 @@ static const struct tracer_field_format cuda_cuLogsCurrent_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuLogsDumpToFile_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuLogsDumpToFile_slots[] = {
     {"iterator", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pathToFile", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7472,6 +9684,11 @@ static const struct tracer_slot cuda_cuLogsDumpToFile_slots[] = {
 
 static const struct tracer_field_format cuda_cuLogsDumpToFile_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuLogsDumpToMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuLogsDumpToMemory_slots[] = {
@@ -7489,6 +9706,11 @@ static const struct tracer_field_format cuda_cuLogsDumpToMemory_formats[] = {
     {"result", &cuda_names_54, NULL},
 };
 
+static const int64_t cuda_cuCheckpointProcessGetRestoreThreadId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCheckpointProcessGetRestoreThreadId_slots[] = {
     {"pid", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"tid", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7498,6 +9720,11 @@ static const struct tracer_slot cuda_cuCheckpointProcessGetRestoreThreadId_slots
 
 static const struct tracer_field_format cuda_cuCheckpointProcessGetRestoreThreadId_formats[] = {
     {"result", &cuda_names_54, NULL},
+};
+
+static const int64_t cuda_cuCheckpointProcessGetState_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCheckpointProcessGetState_slots[] = {
@@ -7513,6 +9740,11 @@ static const struct tracer_field_format cuda_cuCheckpointProcessGetState_formats
     {"state_vals", &cuda_names_96, NULL},
 };
 
+static const int64_t cuda_cuCheckpointProcessLock_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCheckpointProcessLock_slots[] = {
     {"pid", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"args", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7523,6 +9755,11 @@ static const struct tracer_field_format cuda_cuCheckpointProcessLock_formats[] =
     {"result", &cuda_names_54, NULL},
     {"args_bytes", NULL, &cuda_record_100},
     {"args_vals", NULL, &cuda_record_100},
+};
+
+static const int64_t cuda_cuCheckpointProcessCheckpoint_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCheckpointProcessCheckpoint_slots[] = {
@@ -7537,6 +9774,11 @@ static const struct tracer_field_format cuda_cuCheckpointProcessCheckpoint_forma
     {"args_vals", NULL, NULL},
 };
 
+static const int64_t cuda_cuCheckpointProcessRestore_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cuda_cuCheckpointProcessRestore_slots[] = {
     {"pid", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"args", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -7547,6 +9789,11 @@ static const struct tracer_field_format cuda_cuCheckpointProcessRestore_formats[
     {"result", &cuda_names_54, NULL},
     {"args_bytes", NULL, &cuda_record_103},
     {"args_vals", NULL, &cuda_record_103},
+};
+
+static const int64_t cuda_cuCheckpointProcessUnlock_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cuda_cuCheckpointProcessUnlock_slots[] = {
@@ -7563,1799 +9810,1799 @@ static const struct tracer_field_format cuda_cuCheckpointProcessUnlock_formats[]
 
 static const struct tracer_function_desc cuda_functions[] = {
     {"cuGetErrorString", TRACER_STATUS_RESULT, cuda_cuGetErrorString_slots, 4, 7,
-     0,
+     0, cuda_cuGetErrorString_ok_statuses, 1,
      cuda_cuGetErrorString_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGetErrorName", TRACER_STATUS_RESULT, cuda_cuGetErrorName_slots, 4, 7,
-     0,
+     0, cuda_cuGetErrorName_ok_statuses, 1,
      cuda_cuGetErrorName_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuInit", TRACER_STATUS_RESULT, cuda_cuInit_slots, 2, 5,
-     0,
+     0, cuda_cuInit_ok_statuses, 1,
      cuda_cuInit_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDriverGetVersion", TRACER_STATUS_RESULT, cuda_cuDriverGetVersion_slots, 3, 6,
-     0,
+     0, cuda_cuDriverGetVersion_ok_statuses, 1,
      cuda_cuDriverGetVersion_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGet", TRACER_STATUS_RESULT, cuda_cuDeviceGet_slots, 4, 7,
-     0,
+     0, cuda_cuDeviceGet_ok_statuses, 1,
      cuda_cuDeviceGet_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetCount", TRACER_STATUS_RESULT, cuda_cuDeviceGetCount_slots, 3, 6,
-     0,
+     0, cuda_cuDeviceGetCount_ok_statuses, 1,
      cuda_cuDeviceGetCount_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetName", TRACER_STATUS_RESULT, cuda_cuDeviceGetName_slots, 5, 8,
-     0,
+     0, cuda_cuDeviceGetName_ok_statuses, 1,
      cuda_cuDeviceGetName_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetUuid_v2", TRACER_STATUS_RESULT, cuda_cuDeviceGetUuid_v2_slots, 3, 6,
-     0,
+     0, cuda_cuDeviceGetUuid_v2_ok_statuses, 1,
      cuda_cuDeviceGetUuid_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetLuid", TRACER_STATUS_RESULT, cuda_cuDeviceGetLuid_slots, 6, 9,
-     0,
+     0, cuda_cuDeviceGetLuid_ok_statuses, 1,
      cuda_cuDeviceGetLuid_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceTotalMem_v2", TRACER_STATUS_RESULT, cuda_cuDeviceTotalMem_v2_slots, 4, 7,
-     0,
+     0, cuda_cuDeviceTotalMem_v2_ok_statuses, 1,
      cuda_cuDeviceTotalMem_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetTexture1DLinearMaxWidth", TRACER_STATUS_RESULT, cuda_cuDeviceGetTexture1DLinearMaxWidth_slots, 6, 9,
-     0,
+     0, cuda_cuDeviceGetTexture1DLinearMaxWidth_ok_statuses, 1,
      cuda_cuDeviceGetTexture1DLinearMaxWidth_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetAttribute", TRACER_STATUS_RESULT, cuda_cuDeviceGetAttribute_slots, 5, 8,
-     0,
+     0, cuda_cuDeviceGetAttribute_ok_statuses, 1,
      cuda_cuDeviceGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetHostAtomicCapabilities", TRACER_STATUS_RESULT, cuda_cuDeviceGetHostAtomicCapabilities_slots, 6, 9,
-     0,
+     0, cuda_cuDeviceGetHostAtomicCapabilities_ok_statuses, 1,
      cuda_cuDeviceGetHostAtomicCapabilities_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetNvSciSyncAttributes", TRACER_STATUS_RESULT, cuda_cuDeviceGetNvSciSyncAttributes_slots, 4, 7,
-     0,
+     0, cuda_cuDeviceGetNvSciSyncAttributes_ok_statuses, 1,
      cuda_cuDeviceGetNvSciSyncAttributes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceSetMemPool", TRACER_STATUS_RESULT, cuda_cuDeviceSetMemPool_slots, 3, 6,
-     0,
+     0, cuda_cuDeviceSetMemPool_ok_statuses, 1,
      cuda_cuDeviceSetMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetMemPool", TRACER_STATUS_RESULT, cuda_cuDeviceGetMemPool_slots, 4, 7,
-     0,
+     0, cuda_cuDeviceGetMemPool_ok_statuses, 1,
      cuda_cuDeviceGetMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetDefaultMemPool", TRACER_STATUS_RESULT, cuda_cuDeviceGetDefaultMemPool_slots, 4, 7,
-     0,
+     0, cuda_cuDeviceGetDefaultMemPool_ok_statuses, 1,
      cuda_cuDeviceGetDefaultMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetExecAffinitySupport", TRACER_STATUS_RESULT, cuda_cuDeviceGetExecAffinitySupport_slots, 5, 8,
-     0,
+     0, cuda_cuDeviceGetExecAffinitySupport_ok_statuses, 1,
      cuda_cuDeviceGetExecAffinitySupport_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFlushGPUDirectRDMAWrites", TRACER_STATUS_RESULT, cuda_cuFlushGPUDirectRDMAWrites_slots, 3, 6,
-     0,
+     0, cuda_cuFlushGPUDirectRDMAWrites_ok_statuses, 1,
      cuda_cuFlushGPUDirectRDMAWrites_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetProperties", TRACER_STATUS_RESULT, cuda_cuDeviceGetProperties_slots, 3, 6,
-     0,
+     0, cuda_cuDeviceGetProperties_ok_statuses, 1,
      cuda_cuDeviceGetProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceComputeCapability", TRACER_STATUS_RESULT, cuda_cuDeviceComputeCapability_slots, 6, 9,
-     0,
+     0, cuda_cuDeviceComputeCapability_ok_statuses, 1,
      cuda_cuDeviceComputeCapability_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxRetain", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxRetain_slots, 4, 7,
-     0,
+     0, cuda_cuDevicePrimaryCtxRetain_ok_statuses, 1,
      cuda_cuDevicePrimaryCtxRetain_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxRelease_v2", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxRelease_v2_slots, 2, 5,
-     0,
+     0, cuda_cuDevicePrimaryCtxRelease_v2_ok_statuses, 1,
      cuda_cuDevicePrimaryCtxRelease_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxSetFlags_v2", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxSetFlags_v2_slots, 3, 6,
-     0,
+     0, cuda_cuDevicePrimaryCtxSetFlags_v2_ok_statuses, 1,
      cuda_cuDevicePrimaryCtxSetFlags_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxGetState", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxGetState_slots, 6, 9,
-     0,
+     0, cuda_cuDevicePrimaryCtxGetState_ok_statuses, 1,
      cuda_cuDevicePrimaryCtxGetState_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevicePrimaryCtxReset_v2", TRACER_STATUS_RESULT, cuda_cuDevicePrimaryCtxReset_v2_slots, 2, 5,
-     0,
+     0, cuda_cuDevicePrimaryCtxReset_v2_ok_statuses, 1,
      cuda_cuDevicePrimaryCtxReset_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxCreate_v4", TRACER_STATUS_RESULT, cuda_cuCtxCreate_v4_slots, 6, 9,
-     0,
+     0, cuda_cuCtxCreate_v4_ok_statuses, 1,
      cuda_cuCtxCreate_v4_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxDestroy_v2", TRACER_STATUS_RESULT, cuda_cuCtxDestroy_v2_slots, 2, 5,
-     0,
+     0, cuda_cuCtxDestroy_v2_ok_statuses, 1,
      cuda_cuCtxDestroy_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxPushCurrent_v2", TRACER_STATUS_RESULT, cuda_cuCtxPushCurrent_v2_slots, 2, 5,
-     0,
+     0, cuda_cuCtxPushCurrent_v2_ok_statuses, 1,
      cuda_cuCtxPushCurrent_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxPopCurrent_v2", TRACER_STATUS_RESULT, cuda_cuCtxPopCurrent_v2_slots, 3, 6,
-     0,
+     0, cuda_cuCtxPopCurrent_v2_ok_statuses, 1,
      cuda_cuCtxPopCurrent_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetCurrent", TRACER_STATUS_RESULT, cuda_cuCtxSetCurrent_slots, 2, 5,
-     0,
+     0, cuda_cuCtxSetCurrent_ok_statuses, 1,
      cuda_cuCtxSetCurrent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetCurrent", TRACER_STATUS_RESULT, cuda_cuCtxGetCurrent_slots, 3, 6,
-     0,
+     0, cuda_cuCtxGetCurrent_ok_statuses, 1,
      cuda_cuCtxGetCurrent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetDevice", TRACER_STATUS_RESULT, cuda_cuCtxGetDevice_slots, 3, 6,
-     0,
+     0, cuda_cuCtxGetDevice_ok_statuses, 1,
      cuda_cuCtxGetDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetDevice_v2", TRACER_STATUS_RESULT, cuda_cuCtxGetDevice_v2_slots, 4, 7,
-     0,
+     0, cuda_cuCtxGetDevice_v2_ok_statuses, 1,
      cuda_cuCtxGetDevice_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetFlags", TRACER_STATUS_RESULT, cuda_cuCtxGetFlags_slots, 3, 6,
-     0,
+     0, cuda_cuCtxGetFlags_ok_statuses, 1,
      cuda_cuCtxGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetFlags", TRACER_STATUS_RESULT, cuda_cuCtxSetFlags_slots, 2, 5,
-     0,
+     0, cuda_cuCtxSetFlags_ok_statuses, 1,
      cuda_cuCtxSetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetId", TRACER_STATUS_RESULT, cuda_cuCtxGetId_slots, 4, 7,
-     0,
+     0, cuda_cuCtxGetId_ok_statuses, 1,
      cuda_cuCtxGetId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSynchronize", TRACER_STATUS_RESULT, cuda_cuCtxSynchronize_slots, 1, 4,
-     0,
+     0, cuda_cuCtxSynchronize_ok_statuses, 1,
      cuda_cuCtxSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSynchronize_v2", TRACER_STATUS_RESULT, cuda_cuCtxSynchronize_v2_slots, 2, 5,
-     0,
+     0, cuda_cuCtxSynchronize_v2_ok_statuses, 1,
      cuda_cuCtxSynchronize_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetLimit", TRACER_STATUS_RESULT, cuda_cuCtxSetLimit_slots, 3, 6,
-     0,
+     0, cuda_cuCtxSetLimit_ok_statuses, 1,
      cuda_cuCtxSetLimit_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetLimit", TRACER_STATUS_RESULT, cuda_cuCtxGetLimit_slots, 4, 7,
-     0,
+     0, cuda_cuCtxGetLimit_ok_statuses, 1,
      cuda_cuCtxGetLimit_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetCacheConfig", TRACER_STATUS_RESULT, cuda_cuCtxGetCacheConfig_slots, 3, 6,
-     0,
+     0, cuda_cuCtxGetCacheConfig_ok_statuses, 1,
      cuda_cuCtxGetCacheConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetCacheConfig", TRACER_STATUS_RESULT, cuda_cuCtxSetCacheConfig_slots, 2, 5,
-     0,
+     0, cuda_cuCtxSetCacheConfig_ok_statuses, 1,
      cuda_cuCtxSetCacheConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetApiVersion", TRACER_STATUS_RESULT, cuda_cuCtxGetApiVersion_slots, 4, 7,
-     0,
+     0, cuda_cuCtxGetApiVersion_ok_statuses, 1,
      cuda_cuCtxGetApiVersion_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetStreamPriorityRange", TRACER_STATUS_RESULT, cuda_cuCtxGetStreamPriorityRange_slots, 5, 8,
-     0,
+     0, cuda_cuCtxGetStreamPriorityRange_ok_statuses, 1,
      cuda_cuCtxGetStreamPriorityRange_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxResetPersistingL2Cache", TRACER_STATUS_RESULT, cuda_cuCtxResetPersistingL2Cache_slots, 1, 4,
-     0,
+     0, cuda_cuCtxResetPersistingL2Cache_ok_statuses, 1,
      cuda_cuCtxResetPersistingL2Cache_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetExecAffinity", TRACER_STATUS_RESULT, cuda_cuCtxGetExecAffinity_slots, 3, 6,
-     0,
+     0, cuda_cuCtxGetExecAffinity_ok_statuses, 1,
      cuda_cuCtxGetExecAffinity_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxRecordEvent", TRACER_STATUS_RESULT, cuda_cuCtxRecordEvent_slots, 3, 6,
-     0,
+     0, cuda_cuCtxRecordEvent_ok_statuses, 1,
      cuda_cuCtxRecordEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxWaitEvent", TRACER_STATUS_RESULT, cuda_cuCtxWaitEvent_slots, 3, 6,
-     0,
+     0, cuda_cuCtxWaitEvent_ok_statuses, 1,
      cuda_cuCtxWaitEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxAttach", TRACER_STATUS_RESULT, cuda_cuCtxAttach_slots, 4, 7,
-     0,
+     0, cuda_cuCtxAttach_ok_statuses, 1,
      cuda_cuCtxAttach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxDetach", TRACER_STATUS_RESULT, cuda_cuCtxDetach_slots, 2, 5,
-     0,
+     0, cuda_cuCtxDetach_ok_statuses, 1,
      cuda_cuCtxDetach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetSharedMemConfig", TRACER_STATUS_RESULT, cuda_cuCtxGetSharedMemConfig_slots, 3, 6,
-     0,
+     0, cuda_cuCtxGetSharedMemConfig_ok_statuses, 1,
      cuda_cuCtxGetSharedMemConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxSetSharedMemConfig", TRACER_STATUS_RESULT, cuda_cuCtxSetSharedMemConfig_slots, 2, 5,
-     0,
+     0, cuda_cuCtxSetSharedMemConfig_ok_statuses, 1,
      cuda_cuCtxSetSharedMemConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleLoad", TRACER_STATUS_RESULT, cuda_cuModuleLoad_slots, 4, 7,
-     1,
+     1, cuda_cuModuleLoad_ok_statuses, 1,
      cuda_cuModuleLoad_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleLoadData", TRACER_STATUS_RESULT, cuda_cuModuleLoadData_slots, 4, 7,
-     0,
+     0, cuda_cuModuleLoadData_ok_statuses, 1,
      cuda_cuModuleLoadData_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleLoadDataEx", TRACER_STATUS_RESULT, cuda_cuModuleLoadDataEx_slots, 9, 12,
-     0,
+     0, cuda_cuModuleLoadDataEx_ok_statuses, 1,
      cuda_cuModuleLoadDataEx_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleLoadFatBinary", TRACER_STATUS_RESULT, cuda_cuModuleLoadFatBinary_slots, 4, 7,
-     0,
+     0, cuda_cuModuleLoadFatBinary_ok_statuses, 1,
      cuda_cuModuleLoadFatBinary_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleUnload", TRACER_STATUS_RESULT, cuda_cuModuleUnload_slots, 2, 5,
-     0,
+     0, cuda_cuModuleUnload_ok_statuses, 1,
      cuda_cuModuleUnload_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetLoadingMode", TRACER_STATUS_RESULT, cuda_cuModuleGetLoadingMode_slots, 3, 6,
-     0,
+     0, cuda_cuModuleGetLoadingMode_ok_statuses, 1,
      cuda_cuModuleGetLoadingMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetFunction", TRACER_STATUS_RESULT, cuda_cuModuleGetFunction_slots, 5, 8,
-     1,
+     1, cuda_cuModuleGetFunction_ok_statuses, 1,
      cuda_cuModuleGetFunction_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetFunctionCount", TRACER_STATUS_RESULT, cuda_cuModuleGetFunctionCount_slots, 4, 7,
-     0,
+     0, cuda_cuModuleGetFunctionCount_ok_statuses, 1,
      cuda_cuModuleGetFunctionCount_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleEnumerateFunctions", TRACER_STATUS_RESULT, cuda_cuModuleEnumerateFunctions_slots, 5, 8,
-     0,
+     0, cuda_cuModuleEnumerateFunctions_ok_statuses, 1,
      cuda_cuModuleEnumerateFunctions_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetGlobal_v2", TRACER_STATUS_RESULT, cuda_cuModuleGetGlobal_v2_slots, 7, 10,
-     1,
+     1, cuda_cuModuleGetGlobal_v2_ok_statuses, 1,
      cuda_cuModuleGetGlobal_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkCreate_v2", TRACER_STATUS_RESULT, cuda_cuLinkCreate_v2_slots, 8, 11,
-     0,
+     0, cuda_cuLinkCreate_v2_ok_statuses, 1,
      cuda_cuLinkCreate_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkAddData_v2", TRACER_STATUS_RESULT, cuda_cuLinkAddData_v2_slots, 11, 14,
-     1,
+     1, cuda_cuLinkAddData_v2_ok_statuses, 1,
      cuda_cuLinkAddData_v2_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkAddFile_v2", TRACER_STATUS_RESULT, cuda_cuLinkAddFile_v2_slots, 9, 12,
-     1,
+     1, cuda_cuLinkAddFile_v2_ok_statuses, 1,
      cuda_cuLinkAddFile_v2_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkComplete", TRACER_STATUS_RESULT, cuda_cuLinkComplete_slots, 6, 9,
-     0,
+     0, cuda_cuLinkComplete_ok_statuses, 1,
      cuda_cuLinkComplete_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLinkDestroy", TRACER_STATUS_RESULT, cuda_cuLinkDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuLinkDestroy_ok_statuses, 1,
      cuda_cuLinkDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetTexRef", TRACER_STATUS_RESULT, cuda_cuModuleGetTexRef_slots, 5, 8,
-     1,
+     1, cuda_cuModuleGetTexRef_ok_statuses, 1,
      cuda_cuModuleGetTexRef_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuModuleGetSurfRef", TRACER_STATUS_RESULT, cuda_cuModuleGetSurfRef_slots, 5, 8,
-     1,
+     1, cuda_cuModuleGetSurfRef_ok_statuses, 1,
      cuda_cuModuleGetSurfRef_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryLoadData", TRACER_STATUS_RESULT, cuda_cuLibraryLoadData_slots, 14, 17,
-     0,
+     0, cuda_cuLibraryLoadData_ok_statuses, 1,
      cuda_cuLibraryLoadData_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryLoadFromFile", TRACER_STATUS_RESULT, cuda_cuLibraryLoadFromFile_slots, 14, 17,
-     1,
+     1, cuda_cuLibraryLoadFromFile_ok_statuses, 1,
      cuda_cuLibraryLoadFromFile_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryUnload", TRACER_STATUS_RESULT, cuda_cuLibraryUnload_slots, 2, 5,
-     0,
+     0, cuda_cuLibraryUnload_ok_statuses, 1,
      cuda_cuLibraryUnload_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetKernel", TRACER_STATUS_RESULT, cuda_cuLibraryGetKernel_slots, 5, 8,
-     1,
+     1, cuda_cuLibraryGetKernel_ok_statuses, 1,
      cuda_cuLibraryGetKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetKernelCount", TRACER_STATUS_RESULT, cuda_cuLibraryGetKernelCount_slots, 4, 7,
-     0,
+     0, cuda_cuLibraryGetKernelCount_ok_statuses, 1,
      cuda_cuLibraryGetKernelCount_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryEnumerateKernels", TRACER_STATUS_RESULT, cuda_cuLibraryEnumerateKernels_slots, 5, 8,
-     0,
+     0, cuda_cuLibraryEnumerateKernels_ok_statuses, 1,
      cuda_cuLibraryEnumerateKernels_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetModule", TRACER_STATUS_RESULT, cuda_cuLibraryGetModule_slots, 4, 7,
-     0,
+     0, cuda_cuLibraryGetModule_ok_statuses, 1,
      cuda_cuLibraryGetModule_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetFunction", TRACER_STATUS_RESULT, cuda_cuKernelGetFunction_slots, 4, 7,
-     0,
+     0, cuda_cuKernelGetFunction_ok_statuses, 1,
      cuda_cuKernelGetFunction_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetLibrary", TRACER_STATUS_RESULT, cuda_cuKernelGetLibrary_slots, 4, 7,
-     0,
+     0, cuda_cuKernelGetLibrary_ok_statuses, 1,
      cuda_cuKernelGetLibrary_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetGlobal", TRACER_STATUS_RESULT, cuda_cuLibraryGetGlobal_slots, 7, 10,
-     1,
+     1, cuda_cuLibraryGetGlobal_ok_statuses, 1,
      cuda_cuLibraryGetGlobal_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetManaged", TRACER_STATUS_RESULT, cuda_cuLibraryGetManaged_slots, 7, 10,
-     1,
+     1, cuda_cuLibraryGetManaged_ok_statuses, 1,
      cuda_cuLibraryGetManaged_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLibraryGetUnifiedFunction", TRACER_STATUS_RESULT, cuda_cuLibraryGetUnifiedFunction_slots, 5, 8,
-     1,
+     1, cuda_cuLibraryGetUnifiedFunction_ok_statuses, 1,
      cuda_cuLibraryGetUnifiedFunction_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetAttribute", TRACER_STATUS_RESULT, cuda_cuKernelGetAttribute_slots, 6, 9,
-     0,
+     0, cuda_cuKernelGetAttribute_ok_statuses, 1,
      cuda_cuKernelGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelSetAttribute", TRACER_STATUS_RESULT, cuda_cuKernelSetAttribute_slots, 5, 8,
-     0,
+     0, cuda_cuKernelSetAttribute_ok_statuses, 1,
      cuda_cuKernelSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelSetCacheConfig", TRACER_STATUS_RESULT, cuda_cuKernelSetCacheConfig_slots, 4, 7,
-     0,
+     0, cuda_cuKernelSetCacheConfig_ok_statuses, 1,
      cuda_cuKernelSetCacheConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetName", TRACER_STATUS_RESULT, cuda_cuKernelGetName_slots, 4, 7,
-     0,
+     0, cuda_cuKernelGetName_ok_statuses, 1,
      cuda_cuKernelGetName_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuKernelGetParamInfo", TRACER_STATUS_RESULT, cuda_cuKernelGetParamInfo_slots, 7, 10,
-     0,
+     0, cuda_cuKernelGetParamInfo_ok_statuses, 1,
      cuda_cuKernelGetParamInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetInfo_v2", TRACER_STATUS_RESULT, cuda_cuMemGetInfo_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemGetInfo_v2_ok_statuses, 1,
      cuda_cuMemGetInfo_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAlloc_v2", TRACER_STATUS_RESULT, cuda_cuMemAlloc_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemAlloc_v2_ok_statuses, 1,
      cuda_cuMemAlloc_v2_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuMemAllocPitch_v2", TRACER_STATUS_RESULT, cuda_cuMemAllocPitch_v2_slots, 8, 11,
-     0,
+     0, cuda_cuMemAllocPitch_v2_ok_statuses, 1,
      cuda_cuMemAllocPitch_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemFree_v2", TRACER_STATUS_RESULT, cuda_cuMemFree_v2_slots, 2, 5,
-     0,
+     0, cuda_cuMemFree_v2_ok_statuses, 1,
      cuda_cuMemFree_v2_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetAddressRange_v2", TRACER_STATUS_RESULT, cuda_cuMemGetAddressRange_v2_slots, 6, 9,
-     0,
+     0, cuda_cuMemGetAddressRange_v2_ok_statuses, 1,
      cuda_cuMemGetAddressRange_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAllocHost_v2", TRACER_STATUS_RESULT, cuda_cuMemAllocHost_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemAllocHost_v2_ok_statuses, 1,
      cuda_cuMemAllocHost_v2_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuMemFreeHost", TRACER_STATUS_RESULT, cuda_cuMemFreeHost_slots, 2, 5,
-     0,
+     0, cuda_cuMemFreeHost_ok_statuses, 1,
      cuda_cuMemFreeHost_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cuMemHostAlloc", TRACER_STATUS_RESULT, cuda_cuMemHostAlloc_slots, 5, 8,
-     0,
+     0, cuda_cuMemHostAlloc_ok_statuses, 1,
      cuda_cuMemHostAlloc_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuMemHostGetDevicePointer_v2", TRACER_STATUS_RESULT, cuda_cuMemHostGetDevicePointer_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemHostGetDevicePointer_v2_ok_statuses, 1,
      cuda_cuMemHostGetDevicePointer_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemHostGetFlags", TRACER_STATUS_RESULT, cuda_cuMemHostGetFlags_slots, 4, 7,
-     0,
+     0, cuda_cuMemHostGetFlags_ok_statuses, 1,
      cuda_cuMemHostGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAllocManaged", TRACER_STATUS_RESULT, cuda_cuMemAllocManaged_slots, 5, 8,
-     0,
+     0, cuda_cuMemAllocManaged_ok_statuses, 1,
      cuda_cuMemAllocManaged_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuDeviceRegisterAsyncNotification", TRACER_STATUS_RESULT, cuda_cuDeviceRegisterAsyncNotification_slots, 6, 9,
-     0,
+     0, cuda_cuDeviceRegisterAsyncNotification_ok_statuses, 1,
      cuda_cuDeviceRegisterAsyncNotification_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceUnregisterAsyncNotification", TRACER_STATUS_RESULT, cuda_cuDeviceUnregisterAsyncNotification_slots, 3, 6,
-     0,
+     0, cuda_cuDeviceUnregisterAsyncNotification_ok_statuses, 1,
      cuda_cuDeviceUnregisterAsyncNotification_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetByPCIBusId", TRACER_STATUS_RESULT, cuda_cuDeviceGetByPCIBusId_slots, 4, 7,
-     1,
+     1, cuda_cuDeviceGetByPCIBusId_ok_statuses, 1,
      cuda_cuDeviceGetByPCIBusId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetPCIBusId", TRACER_STATUS_RESULT, cuda_cuDeviceGetPCIBusId_slots, 5, 8,
-     0,
+     0, cuda_cuDeviceGetPCIBusId_ok_statuses, 1,
      cuda_cuDeviceGetPCIBusId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcGetEventHandle", TRACER_STATUS_RESULT, cuda_cuIpcGetEventHandle_slots, 3, 6,
-     0,
+     0, cuda_cuIpcGetEventHandle_ok_statuses, 1,
      cuda_cuIpcGetEventHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcOpenEventHandle", TRACER_STATUS_RESULT, cuda_cuIpcOpenEventHandle_slots, 3, 6,
-     1,
+     1, cuda_cuIpcOpenEventHandle_ok_statuses, 1,
      cuda_cuIpcOpenEventHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcGetMemHandle", TRACER_STATUS_RESULT, cuda_cuIpcGetMemHandle_slots, 3, 6,
-     0,
+     0, cuda_cuIpcGetMemHandle_ok_statuses, 1,
      cuda_cuIpcGetMemHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcOpenMemHandle_v2", TRACER_STATUS_RESULT, cuda_cuIpcOpenMemHandle_v2_slots, 4, 7,
-     1,
+     1, cuda_cuIpcOpenMemHandle_v2_ok_statuses, 1,
      cuda_cuIpcOpenMemHandle_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuIpcCloseMemHandle", TRACER_STATUS_RESULT, cuda_cuIpcCloseMemHandle_slots, 2, 5,
-     0,
+     0, cuda_cuIpcCloseMemHandle_ok_statuses, 1,
      cuda_cuIpcCloseMemHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemHostRegister_v2", TRACER_STATUS_RESULT, cuda_cuMemHostRegister_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemHostRegister_v2_ok_statuses, 1,
      cuda_cuMemHostRegister_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemHostUnregister", TRACER_STATUS_RESULT, cuda_cuMemHostUnregister_slots, 2, 5,
-     0,
+     0, cuda_cuMemHostUnregister_ok_statuses, 1,
      cuda_cuMemHostUnregister_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy", TRACER_STATUS_RESULT, cuda_cuMemcpy_slots, 4, 7,
-     0,
+     0, cuda_cuMemcpy_ok_statuses, 1,
      cuda_cuMemcpy_formats, 1,
      TRACER_MEANING_TRANSFER, NULL, "ByteCount", NULL, NULL, 0},
     {"cuMemcpyPeer", TRACER_STATUS_RESULT, cuda_cuMemcpyPeer_slots, 6, 9,
-     0,
+     0, cuda_cuMemcpyPeer_ok_statuses, 1,
      cuda_cuMemcpyPeer_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyHtoD_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyHtoD_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemcpyHtoD_v2_ok_statuses, 1,
      cuda_cuMemcpyHtoD_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "h2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoH_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoH_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemcpyDtoH_v2_ok_statuses, 1,
      cuda_cuMemcpyDtoH_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "d2h", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoD_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoD_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemcpyDtoD_v2_ok_statuses, 1,
      cuda_cuMemcpyDtoD_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoA_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoA_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpyDtoA_v2_ok_statuses, 1,
      cuda_cuMemcpyDtoA_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAtoD_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyAtoD_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpyAtoD_v2_ok_statuses, 1,
      cuda_cuMemcpyAtoD_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyHtoA_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyHtoA_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpyHtoA_v2_ok_statuses, 1,
      cuda_cuMemcpyHtoA_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAtoH_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyAtoH_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpyAtoH_v2_ok_statuses, 1,
      cuda_cuMemcpyAtoH_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAtoA_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyAtoA_v2_slots, 6, 9,
-     0,
+     0, cuda_cuMemcpyAtoA_v2_ok_statuses, 1,
      cuda_cuMemcpyAtoA_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy2D_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy2D_v2_slots, 2, 5,
-     1,
+     1, cuda_cuMemcpy2D_v2_ok_statuses, 1,
      cuda_cuMemcpy2D_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy2DUnaligned_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy2DUnaligned_v2_slots, 2, 5,
-     1,
+     1, cuda_cuMemcpy2DUnaligned_v2_ok_statuses, 1,
      cuda_cuMemcpy2DUnaligned_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3D_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy3D_v2_slots, 2, 5,
-     1,
+     1, cuda_cuMemcpy3D_v2_ok_statuses, 1,
      cuda_cuMemcpy3D_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3DPeer", TRACER_STATUS_RESULT, cuda_cuMemcpy3DPeer_slots, 2, 5,
-     1,
+     1, cuda_cuMemcpy3DPeer_ok_statuses, 1,
      cuda_cuMemcpy3DPeer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAsync", TRACER_STATUS_RESULT, cuda_cuMemcpyAsync_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpyAsync_ok_statuses, 1,
      cuda_cuMemcpyAsync_formats, 1,
      TRACER_MEANING_TRANSFER, NULL, "ByteCount", NULL, NULL, 0},
     {"cuMemcpyPeerAsync", TRACER_STATUS_RESULT, cuda_cuMemcpyPeerAsync_slots, 7, 10,
-     0,
+     0, cuda_cuMemcpyPeerAsync_ok_statuses, 1,
      cuda_cuMemcpyPeerAsync_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyHtoDAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyHtoDAsync_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpyHtoDAsync_v2_ok_statuses, 1,
      cuda_cuMemcpyHtoDAsync_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "h2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoHAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoHAsync_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpyDtoHAsync_v2_ok_statuses, 1,
      cuda_cuMemcpyDtoHAsync_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "d2h", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyDtoDAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyDtoDAsync_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpyDtoDAsync_v2_ok_statuses, 1,
      cuda_cuMemcpyDtoDAsync_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "d2d", "ByteCount", NULL, NULL, 0},
     {"cuMemcpyHtoAAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyHtoAAsync_v2_slots, 6, 9,
-     0,
+     0, cuda_cuMemcpyHtoAAsync_v2_ok_statuses, 1,
      cuda_cuMemcpyHtoAAsync_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyAtoHAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyAtoHAsync_v2_slots, 6, 9,
-     0,
+     0, cuda_cuMemcpyAtoHAsync_v2_ok_statuses, 1,
      cuda_cuMemcpyAtoHAsync_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy2DAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy2DAsync_v2_slots, 3, 6,
-     1,
+     1, cuda_cuMemcpy2DAsync_v2_ok_statuses, 1,
      cuda_cuMemcpy2DAsync_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3DAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy3DAsync_v2_slots, 3, 6,
-     1,
+     1, cuda_cuMemcpy3DAsync_v2_ok_statuses, 1,
      cuda_cuMemcpy3DAsync_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3DPeerAsync", TRACER_STATUS_RESULT, cuda_cuMemcpy3DPeerAsync_slots, 3, 6,
-     1,
+     1, cuda_cuMemcpy3DPeerAsync_ok_statuses, 1,
      cuda_cuMemcpy3DPeerAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpyBatchAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpyBatchAsync_v2_slots, 13, 16,
-     0,
+     0, cuda_cuMemcpyBatchAsync_v2_ok_statuses, 1,
      cuda_cuMemcpyBatchAsync_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemcpy3DBatchAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemcpy3DBatchAsync_v2_slots, 5, 8,
-     0,
+     0, cuda_cuMemcpy3DBatchAsync_v2_ok_statuses, 1,
      cuda_cuMemcpy3DBatchAsync_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD8_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD8_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemsetD8_v2_ok_statuses, 1,
      cuda_cuMemsetD8_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", "N", NULL, NULL, 0},
     {"cuMemsetD16_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD16_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemsetD16_v2_ok_statuses, 1,
      cuda_cuMemsetD16_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", NULL, NULL, NULL, 0},
     {"cuMemsetD32_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD32_v2_slots, 4, 7,
-     0,
+     0, cuda_cuMemsetD32_v2_ok_statuses, 1,
      cuda_cuMemsetD32_v2_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", NULL, NULL, NULL, 0},
     {"cuMemsetD2D8_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD2D8_v2_slots, 6, 9,
-     0,
+     0, cuda_cuMemsetD2D8_v2_ok_statuses, 1,
      cuda_cuMemsetD2D8_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD2D16_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD2D16_v2_slots, 6, 9,
-     0,
+     0, cuda_cuMemsetD2D16_v2_ok_statuses, 1,
      cuda_cuMemsetD2D16_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD2D32_v2", TRACER_STATUS_RESULT, cuda_cuMemsetD2D32_v2_slots, 6, 9,
-     0,
+     0, cuda_cuMemsetD2D32_v2_ok_statuses, 1,
      cuda_cuMemsetD2D32_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD8Async", TRACER_STATUS_RESULT, cuda_cuMemsetD8Async_slots, 5, 8,
-     0,
+     0, cuda_cuMemsetD8Async_ok_statuses, 1,
      cuda_cuMemsetD8Async_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", "N", NULL, NULL, 0},
     {"cuMemsetD16Async", TRACER_STATUS_RESULT, cuda_cuMemsetD16Async_slots, 5, 8,
-     0,
+     0, cuda_cuMemsetD16Async_ok_statuses, 1,
      cuda_cuMemsetD16Async_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", NULL, NULL, NULL, 0},
     {"cuMemsetD32Async", TRACER_STATUS_RESULT, cuda_cuMemsetD32Async_slots, 5, 8,
-     0,
+     0, cuda_cuMemsetD32Async_ok_statuses, 1,
      cuda_cuMemsetD32Async_formats, 1,
      TRACER_MEANING_TRANSFER, "fill", NULL, NULL, NULL, 0},
     {"cuMemsetD2D8Async", TRACER_STATUS_RESULT, cuda_cuMemsetD2D8Async_slots, 7, 10,
-     0,
+     0, cuda_cuMemsetD2D8Async_ok_statuses, 1,
      cuda_cuMemsetD2D8Async_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD2D16Async", TRACER_STATUS_RESULT, cuda_cuMemsetD2D16Async_slots, 7, 10,
-     0,
+     0, cuda_cuMemsetD2D16Async_ok_statuses, 1,
      cuda_cuMemsetD2D16Async_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemsetD2D32Async", TRACER_STATUS_RESULT, cuda_cuMemsetD2D32Async_slots, 7, 10,
-     0,
+     0, cuda_cuMemsetD2D32Async_ok_statuses, 1,
      cuda_cuMemsetD2D32Async_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayCreate_v2", TRACER_STATUS_RESULT, cuda_cuArrayCreate_v2_slots, 4, 7,
-     1,
+     1, cuda_cuArrayCreate_v2_ok_statuses, 1,
      cuda_cuArrayCreate_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayGetDescriptor_v2", TRACER_STATUS_RESULT, cuda_cuArrayGetDescriptor_v2_slots, 3, 6,
-     0,
+     0, cuda_cuArrayGetDescriptor_v2_ok_statuses, 1,
      cuda_cuArrayGetDescriptor_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayGetSparseProperties", TRACER_STATUS_RESULT, cuda_cuArrayGetSparseProperties_slots, 3, 6,
-     0,
+     0, cuda_cuArrayGetSparseProperties_ok_statuses, 1,
      cuda_cuArrayGetSparseProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayGetSparseProperties", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayGetSparseProperties_slots, 3, 6,
-     0,
+     0, cuda_cuMipmappedArrayGetSparseProperties_ok_statuses, 1,
      cuda_cuMipmappedArrayGetSparseProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayGetMemoryRequirements", TRACER_STATUS_RESULT, cuda_cuArrayGetMemoryRequirements_slots, 4, 7,
-     0,
+     0, cuda_cuArrayGetMemoryRequirements_ok_statuses, 1,
      cuda_cuArrayGetMemoryRequirements_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayGetMemoryRequirements", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayGetMemoryRequirements_slots, 4, 7,
-     0,
+     0, cuda_cuMipmappedArrayGetMemoryRequirements_ok_statuses, 1,
      cuda_cuMipmappedArrayGetMemoryRequirements_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayGetPlane", TRACER_STATUS_RESULT, cuda_cuArrayGetPlane_slots, 5, 8,
-     0,
+     0, cuda_cuArrayGetPlane_ok_statuses, 1,
      cuda_cuArrayGetPlane_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArrayDestroy", TRACER_STATUS_RESULT, cuda_cuArrayDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuArrayDestroy_ok_statuses, 1,
      cuda_cuArrayDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArray3DCreate_v2", TRACER_STATUS_RESULT, cuda_cuArray3DCreate_v2_slots, 4, 7,
-     1,
+     1, cuda_cuArray3DCreate_v2_ok_statuses, 1,
      cuda_cuArray3DCreate_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuArray3DGetDescriptor_v2", TRACER_STATUS_RESULT, cuda_cuArray3DGetDescriptor_v2_slots, 3, 6,
-     0,
+     0, cuda_cuArray3DGetDescriptor_v2_ok_statuses, 1,
      cuda_cuArray3DGetDescriptor_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayCreate", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayCreate_slots, 5, 8,
-     1,
+     1, cuda_cuMipmappedArrayCreate_ok_statuses, 1,
      cuda_cuMipmappedArrayCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayGetLevel", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayGetLevel_slots, 5, 8,
-     0,
+     0, cuda_cuMipmappedArrayGetLevel_ok_statuses, 1,
      cuda_cuMipmappedArrayGetLevel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMipmappedArrayDestroy", TRACER_STATUS_RESULT, cuda_cuMipmappedArrayDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuMipmappedArrayDestroy_ok_statuses, 1,
      cuda_cuMipmappedArrayDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetHandleForAddressRange", TRACER_STATUS_RESULT, cuda_cuMemGetHandleForAddressRange_slots, 6, 9,
-     0,
+     0, cuda_cuMemGetHandleForAddressRange_ok_statuses, 1,
      cuda_cuMemGetHandleForAddressRange_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemBatchDecompressAsync", TRACER_STATUS_RESULT, cuda_cuMemBatchDecompressAsync_slots, 7, 10,
-     1,
+     1, cuda_cuMemBatchDecompressAsync_ok_statuses, 1,
      cuda_cuMemBatchDecompressAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAddressReserve", TRACER_STATUS_RESULT, cuda_cuMemAddressReserve_slots, 7, 10,
-     0,
+     0, cuda_cuMemAddressReserve_ok_statuses, 1,
      cuda_cuMemAddressReserve_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAddressFree", TRACER_STATUS_RESULT, cuda_cuMemAddressFree_slots, 3, 6,
-     0,
+     0, cuda_cuMemAddressFree_ok_statuses, 1,
      cuda_cuMemAddressFree_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemCreate", TRACER_STATUS_RESULT, cuda_cuMemCreate_slots, 6, 9,
-     1,
+     1, cuda_cuMemCreate_ok_statuses, 1,
      cuda_cuMemCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemRelease", TRACER_STATUS_RESULT, cuda_cuMemRelease_slots, 2, 5,
-     0,
+     0, cuda_cuMemRelease_ok_statuses, 1,
      cuda_cuMemRelease_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemMap", TRACER_STATUS_RESULT, cuda_cuMemMap_slots, 6, 9,
-     0,
+     0, cuda_cuMemMap_ok_statuses, 1,
      cuda_cuMemMap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemMapArrayAsync", TRACER_STATUS_RESULT, cuda_cuMemMapArrayAsync_slots, 4, 7,
-     1,
+     1, cuda_cuMemMapArrayAsync_ok_statuses, 1,
      cuda_cuMemMapArrayAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemUnmap", TRACER_STATUS_RESULT, cuda_cuMemUnmap_slots, 3, 6,
-     0,
+     0, cuda_cuMemUnmap_ok_statuses, 1,
      cuda_cuMemUnmap_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemSetAccess", TRACER_STATUS_RESULT, cuda_cuMemSetAccess_slots, 5, 8,
-     1,
+     1, cuda_cuMemSetAccess_ok_statuses, 1,
      cuda_cuMemSetAccess_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetAccess", TRACER_STATUS_RESULT, cuda_cuMemGetAccess_slots, 5, 8,
-     1,
+     1, cuda_cuMemGetAccess_ok_statuses, 1,
      cuda_cuMemGetAccess_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemExportToShareableHandle", TRACER_STATUS_RESULT, cuda_cuMemExportToShareableHandle_slots, 5, 8,
-     0,
+     0, cuda_cuMemExportToShareableHandle_ok_statuses, 1,
      cuda_cuMemExportToShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemImportFromShareableHandle", TRACER_STATUS_RESULT, cuda_cuMemImportFromShareableHandle_slots, 5, 8,
-     0,
+     0, cuda_cuMemImportFromShareableHandle_ok_statuses, 1,
      cuda_cuMemImportFromShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetAllocationGranularity", TRACER_STATUS_RESULT, cuda_cuMemGetAllocationGranularity_slots, 5, 8,
-     1,
+     1, cuda_cuMemGetAllocationGranularity_ok_statuses, 1,
      cuda_cuMemGetAllocationGranularity_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetAllocationPropertiesFromHandle", TRACER_STATUS_RESULT, cuda_cuMemGetAllocationPropertiesFromHandle_slots, 3, 6,
-     0,
+     0, cuda_cuMemGetAllocationPropertiesFromHandle_ok_statuses, 1,
      cuda_cuMemGetAllocationPropertiesFromHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemRetainAllocationHandle", TRACER_STATUS_RESULT, cuda_cuMemRetainAllocationHandle_slots, 4, 7,
-     0,
+     0, cuda_cuMemRetainAllocationHandle_ok_statuses, 1,
      cuda_cuMemRetainAllocationHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemFreeAsync", TRACER_STATUS_RESULT, cuda_cuMemFreeAsync_slots, 3, 6,
-     0,
+     0, cuda_cuMemFreeAsync_ok_statuses, 1,
      cuda_cuMemFreeAsync_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAllocAsync", TRACER_STATUS_RESULT, cuda_cuMemAllocAsync_slots, 5, 8,
-     0,
+     0, cuda_cuMemAllocAsync_ok_statuses, 1,
      cuda_cuMemAllocAsync_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "bytesize", NULL, NULL, 0},
     {"cuMemPoolTrimTo", TRACER_STATUS_RESULT, cuda_cuMemPoolTrimTo_slots, 3, 6,
-     0,
+     0, cuda_cuMemPoolTrimTo_ok_statuses, 1,
      cuda_cuMemPoolTrimTo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolSetAttribute", TRACER_STATUS_RESULT, cuda_cuMemPoolSetAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuMemPoolSetAttribute_ok_statuses, 1,
      cuda_cuMemPoolSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolGetAttribute", TRACER_STATUS_RESULT, cuda_cuMemPoolGetAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuMemPoolGetAttribute_ok_statuses, 1,
      cuda_cuMemPoolGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolSetAccess", TRACER_STATUS_RESULT, cuda_cuMemPoolSetAccess_slots, 4, 7,
-     1,
+     1, cuda_cuMemPoolSetAccess_ok_statuses, 1,
      cuda_cuMemPoolSetAccess_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolGetAccess", TRACER_STATUS_RESULT, cuda_cuMemPoolGetAccess_slots, 5, 8,
-     1,
+     1, cuda_cuMemPoolGetAccess_ok_statuses, 1,
      cuda_cuMemPoolGetAccess_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolCreate", TRACER_STATUS_RESULT, cuda_cuMemPoolCreate_slots, 4, 7,
-     1,
+     1, cuda_cuMemPoolCreate_ok_statuses, 1,
      cuda_cuMemPoolCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolDestroy", TRACER_STATUS_RESULT, cuda_cuMemPoolDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuMemPoolDestroy_ok_statuses, 1,
      cuda_cuMemPoolDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetDefaultMemPool", TRACER_STATUS_RESULT, cuda_cuMemGetDefaultMemPool_slots, 5, 8,
-     0,
+     0, cuda_cuMemGetDefaultMemPool_ok_statuses, 1,
      cuda_cuMemGetDefaultMemPool_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemGetMemPool", TRACER_STATUS_RESULT, cuda_cuMemGetMemPool_slots, 5, 8,
-     0,
+     0, cuda_cuMemGetMemPool_ok_statuses, 1,
      cuda_cuMemGetMemPool_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemSetMemPool", TRACER_STATUS_RESULT, cuda_cuMemSetMemPool_slots, 4, 7,
-     0,
+     0, cuda_cuMemSetMemPool_ok_statuses, 1,
      cuda_cuMemSetMemPool_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAllocFromPoolAsync", TRACER_STATUS_RESULT, cuda_cuMemAllocFromPoolAsync_slots, 6, 9,
-     0,
+     0, cuda_cuMemAllocFromPoolAsync_ok_statuses, 1,
      cuda_cuMemAllocFromPoolAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolExportToShareableHandle", TRACER_STATUS_RESULT, cuda_cuMemPoolExportToShareableHandle_slots, 5, 8,
-     0,
+     0, cuda_cuMemPoolExportToShareableHandle_ok_statuses, 1,
      cuda_cuMemPoolExportToShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolImportFromShareableHandle", TRACER_STATUS_RESULT, cuda_cuMemPoolImportFromShareableHandle_slots, 6, 9,
-     0,
+     0, cuda_cuMemPoolImportFromShareableHandle_ok_statuses, 1,
      cuda_cuMemPoolImportFromShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolExportPointer", TRACER_STATUS_RESULT, cuda_cuMemPoolExportPointer_slots, 3, 6,
-     0,
+     0, cuda_cuMemPoolExportPointer_ok_statuses, 1,
      cuda_cuMemPoolExportPointer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPoolImportPointer", TRACER_STATUS_RESULT, cuda_cuMemPoolImportPointer_slots, 5, 8,
-     1,
+     1, cuda_cuMemPoolImportPointer_ok_statuses, 1,
      cuda_cuMemPoolImportPointer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastCreate", TRACER_STATUS_RESULT, cuda_cuMulticastCreate_slots, 4, 7,
-     1,
+     1, cuda_cuMulticastCreate_ok_statuses, 1,
      cuda_cuMulticastCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastAddDevice", TRACER_STATUS_RESULT, cuda_cuMulticastAddDevice_slots, 3, 6,
-     0,
+     0, cuda_cuMulticastAddDevice_ok_statuses, 1,
      cuda_cuMulticastAddDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastBindMem", TRACER_STATUS_RESULT, cuda_cuMulticastBindMem_slots, 7, 10,
-     0,
+     0, cuda_cuMulticastBindMem_ok_statuses, 1,
      cuda_cuMulticastBindMem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastBindAddr", TRACER_STATUS_RESULT, cuda_cuMulticastBindAddr_slots, 6, 9,
-     0,
+     0, cuda_cuMulticastBindAddr_ok_statuses, 1,
      cuda_cuMulticastBindAddr_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastUnbind", TRACER_STATUS_RESULT, cuda_cuMulticastUnbind_slots, 5, 8,
-     0,
+     0, cuda_cuMulticastUnbind_ok_statuses, 1,
      cuda_cuMulticastUnbind_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMulticastGetGranularity", TRACER_STATUS_RESULT, cuda_cuMulticastGetGranularity_slots, 5, 8,
-     1,
+     1, cuda_cuMulticastGetGranularity_ok_statuses, 1,
      cuda_cuMulticastGetGranularity_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuPointerGetAttribute", TRACER_STATUS_RESULT, cuda_cuPointerGetAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuPointerGetAttribute_ok_statuses, 1,
      cuda_cuPointerGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPrefetchAsync_v2", TRACER_STATUS_RESULT, cuda_cuMemPrefetchAsync_v2_slots, 5, 8,
-     1,
+     1, cuda_cuMemPrefetchAsync_v2_ok_statuses, 1,
      cuda_cuMemPrefetchAsync_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemAdvise_v2", TRACER_STATUS_RESULT, cuda_cuMemAdvise_v2_slots, 4, 7,
-     1,
+     1, cuda_cuMemAdvise_v2_ok_statuses, 1,
      cuda_cuMemAdvise_v2_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemPrefetchBatchAsync", TRACER_STATUS_RESULT, cuda_cuMemPrefetchBatchAsync_slots, 12, 15,
-     0,
+     0, cuda_cuMemPrefetchBatchAsync_ok_statuses, 1,
      cuda_cuMemPrefetchBatchAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemDiscardBatchAsync", TRACER_STATUS_RESULT, cuda_cuMemDiscardBatchAsync_slots, 8, 11,
-     0,
+     0, cuda_cuMemDiscardBatchAsync_ok_statuses, 1,
      cuda_cuMemDiscardBatchAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemDiscardAndPrefetchBatchAsync", TRACER_STATUS_RESULT, cuda_cuMemDiscardAndPrefetchBatchAsync_slots, 12, 15,
-     0,
+     0, cuda_cuMemDiscardAndPrefetchBatchAsync_ok_statuses, 1,
      cuda_cuMemDiscardAndPrefetchBatchAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemRangeGetAttribute", TRACER_STATUS_RESULT, cuda_cuMemRangeGetAttribute_slots, 6, 9,
-     0,
+     0, cuda_cuMemRangeGetAttribute_ok_statuses, 1,
      cuda_cuMemRangeGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuMemRangeGetAttributes", TRACER_STATUS_RESULT, cuda_cuMemRangeGetAttributes_slots, 10, 13,
-     0,
+     0, cuda_cuMemRangeGetAttributes_ok_statuses, 1,
      cuda_cuMemRangeGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuPointerSetAttribute", TRACER_STATUS_RESULT, cuda_cuPointerSetAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuPointerSetAttribute_ok_statuses, 1,
      cuda_cuPointerSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuPointerGetAttributes", TRACER_STATUS_RESULT, cuda_cuPointerGetAttributes_slots, 7, 10,
-     0,
+     0, cuda_cuPointerGetAttributes_ok_statuses, 1,
      cuda_cuPointerGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamCreate", TRACER_STATUS_RESULT, cuda_cuStreamCreate_slots, 4, 7,
-     0,
+     0, cuda_cuStreamCreate_ok_statuses, 1,
      cuda_cuStreamCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamCreateWithPriority", TRACER_STATUS_RESULT, cuda_cuStreamCreateWithPriority_slots, 5, 8,
-     0,
+     0, cuda_cuStreamCreateWithPriority_ok_statuses, 1,
      cuda_cuStreamCreateWithPriority_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetPriority", TRACER_STATUS_RESULT, cuda_cuStreamGetPriority_slots, 4, 7,
-     0,
+     0, cuda_cuStreamGetPriority_ok_statuses, 1,
      cuda_cuStreamGetPriority_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetDevice", TRACER_STATUS_RESULT, cuda_cuStreamGetDevice_slots, 4, 7,
-     0,
+     0, cuda_cuStreamGetDevice_ok_statuses, 1,
      cuda_cuStreamGetDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetFlags", TRACER_STATUS_RESULT, cuda_cuStreamGetFlags_slots, 4, 7,
-     0,
+     0, cuda_cuStreamGetFlags_ok_statuses, 1,
      cuda_cuStreamGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetId", TRACER_STATUS_RESULT, cuda_cuStreamGetId_slots, 4, 7,
-     0,
+     0, cuda_cuStreamGetId_ok_statuses, 1,
      cuda_cuStreamGetId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetCtx", TRACER_STATUS_RESULT, cuda_cuStreamGetCtx_slots, 4, 7,
-     0,
+     0, cuda_cuStreamGetCtx_ok_statuses, 1,
      cuda_cuStreamGetCtx_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetCtx_v2", TRACER_STATUS_RESULT, cuda_cuStreamGetCtx_v2_slots, 6, 9,
-     0,
+     0, cuda_cuStreamGetCtx_v2_ok_statuses, 1,
      cuda_cuStreamGetCtx_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWaitEvent", TRACER_STATUS_RESULT, cuda_cuStreamWaitEvent_slots, 4, 7,
-     0,
+     0, cuda_cuStreamWaitEvent_ok_statuses, 1,
      cuda_cuStreamWaitEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamAddCallback", TRACER_STATUS_RESULT, cuda_cuStreamAddCallback_slots, 5, 8,
-     0,
+     0, cuda_cuStreamAddCallback_ok_statuses, 1,
      cuda_cuStreamAddCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamBeginCapture_v2", TRACER_STATUS_RESULT, cuda_cuStreamBeginCapture_v2_slots, 3, 6,
-     0,
+     0, cuda_cuStreamBeginCapture_v2_ok_statuses, 1,
      cuda_cuStreamBeginCapture_v2_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamBeginCaptureToGraph", TRACER_STATUS_RESULT, cuda_cuStreamBeginCaptureToGraph_slots, 7, 10,
-     1,
+     1, cuda_cuStreamBeginCaptureToGraph_ok_statuses, 1,
      cuda_cuStreamBeginCaptureToGraph_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuThreadExchangeStreamCaptureMode", TRACER_STATUS_RESULT, cuda_cuThreadExchangeStreamCaptureMode_slots, 3, 6,
-     0,
+     0, cuda_cuThreadExchangeStreamCaptureMode_ok_statuses, 1,
      cuda_cuThreadExchangeStreamCaptureMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamEndCapture", TRACER_STATUS_RESULT, cuda_cuStreamEndCapture_slots, 4, 7,
-     0,
+     0, cuda_cuStreamEndCapture_ok_statuses, 1,
      cuda_cuStreamEndCapture_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamIsCapturing", TRACER_STATUS_RESULT, cuda_cuStreamIsCapturing_slots, 4, 7,
-     0,
+     0, cuda_cuStreamIsCapturing_ok_statuses, 1,
      cuda_cuStreamIsCapturing_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetCaptureInfo_v3", TRACER_STATUS_RESULT, cuda_cuStreamGetCaptureInfo_v3_slots, 14, 17,
-     0,
+     0, cuda_cuStreamGetCaptureInfo_v3_ok_statuses, 1,
      cuda_cuStreamGetCaptureInfo_v3_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamUpdateCaptureDependencies_v2", TRACER_STATUS_RESULT, cuda_cuStreamUpdateCaptureDependencies_v2_slots, 7, 10,
-     1,
+     1, cuda_cuStreamUpdateCaptureDependencies_v2_ok_statuses, 1,
      cuda_cuStreamUpdateCaptureDependencies_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamAttachMemAsync", TRACER_STATUS_RESULT, cuda_cuStreamAttachMemAsync_slots, 5, 8,
-     0,
+     0, cuda_cuStreamAttachMemAsync_ok_statuses, 1,
      cuda_cuStreamAttachMemAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamQuery", TRACER_STATUS_RESULT, cuda_cuStreamQuery_slots, 2, 5,
-     0,
+     0, cuda_cuStreamQuery_ok_statuses, 2,
      cuda_cuStreamQuery_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamSynchronize", TRACER_STATUS_RESULT, cuda_cuStreamSynchronize_slots, 2, 5,
-     0,
+     0, cuda_cuStreamSynchronize_ok_statuses, 1,
      cuda_cuStreamSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cuStreamDestroy_v2", TRACER_STATUS_RESULT, cuda_cuStreamDestroy_v2_slots, 2, 5,
-     0,
+     0, cuda_cuStreamDestroy_v2_ok_statuses, 1,
      cuda_cuStreamDestroy_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamCopyAttributes", TRACER_STATUS_RESULT, cuda_cuStreamCopyAttributes_slots, 3, 6,
-     0,
+     0, cuda_cuStreamCopyAttributes_ok_statuses, 1,
      cuda_cuStreamCopyAttributes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetAttribute", TRACER_STATUS_RESULT, cuda_cuStreamGetAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuStreamGetAttribute_ok_statuses, 1,
      cuda_cuStreamGetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamSetAttribute", TRACER_STATUS_RESULT, cuda_cuStreamSetAttribute_slots, 4, 7,
-     1,
+     1, cuda_cuStreamSetAttribute_ok_statuses, 1,
      cuda_cuStreamSetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventCreate", TRACER_STATUS_RESULT, cuda_cuEventCreate_slots, 4, 7,
-     0,
+     0, cuda_cuEventCreate_ok_statuses, 1,
      cuda_cuEventCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventRecord", TRACER_STATUS_RESULT, cuda_cuEventRecord_slots, 3, 6,
-     0,
+     0, cuda_cuEventRecord_ok_statuses, 1,
      cuda_cuEventRecord_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventRecordWithFlags", TRACER_STATUS_RESULT, cuda_cuEventRecordWithFlags_slots, 4, 7,
-     0,
+     0, cuda_cuEventRecordWithFlags_ok_statuses, 1,
      cuda_cuEventRecordWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventQuery", TRACER_STATUS_RESULT, cuda_cuEventQuery_slots, 2, 5,
-     0,
+     0, cuda_cuEventQuery_ok_statuses, 2,
      cuda_cuEventQuery_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventSynchronize", TRACER_STATUS_RESULT, cuda_cuEventSynchronize_slots, 2, 5,
-     0,
+     0, cuda_cuEventSynchronize_ok_statuses, 1,
      cuda_cuEventSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cuEventDestroy_v2", TRACER_STATUS_RESULT, cuda_cuEventDestroy_v2_slots, 2, 5,
-     0,
+     0, cuda_cuEventDestroy_v2_ok_statuses, 1,
      cuda_cuEventDestroy_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuEventElapsedTime_v2", TRACER_STATUS_RESULT, cuda_cuEventElapsedTime_v2_slots, 5, 8,
-     0,
+     0, cuda_cuEventElapsedTime_v2_ok_statuses, 1,
      cuda_cuEventElapsedTime_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuImportExternalMemory", TRACER_STATUS_RESULT, cuda_cuImportExternalMemory_slots, 4, 7,
-     1,
+     1, cuda_cuImportExternalMemory_ok_statuses, 1,
      cuda_cuImportExternalMemory_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuExternalMemoryGetMappedBuffer", TRACER_STATUS_RESULT, cuda_cuExternalMemoryGetMappedBuffer_slots, 5, 8,
-     1,
+     1, cuda_cuExternalMemoryGetMappedBuffer_ok_statuses, 1,
      cuda_cuExternalMemoryGetMappedBuffer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuExternalMemoryGetMappedMipmappedArray", TRACER_STATUS_RESULT, cuda_cuExternalMemoryGetMappedMipmappedArray_slots, 5, 8,
-     1,
+     1, cuda_cuExternalMemoryGetMappedMipmappedArray_ok_statuses, 1,
      cuda_cuExternalMemoryGetMappedMipmappedArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDestroyExternalMemory", TRACER_STATUS_RESULT, cuda_cuDestroyExternalMemory_slots, 2, 5,
-     0,
+     0, cuda_cuDestroyExternalMemory_ok_statuses, 1,
      cuda_cuDestroyExternalMemory_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuImportExternalSemaphore", TRACER_STATUS_RESULT, cuda_cuImportExternalSemaphore_slots, 4, 7,
-     1,
+     1, cuda_cuImportExternalSemaphore_ok_statuses, 1,
      cuda_cuImportExternalSemaphore_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSignalExternalSemaphoresAsync", TRACER_STATUS_RESULT, cuda_cuSignalExternalSemaphoresAsync_slots, 5, 8,
-     1,
+     1, cuda_cuSignalExternalSemaphoresAsync_ok_statuses, 1,
      cuda_cuSignalExternalSemaphoresAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuWaitExternalSemaphoresAsync", TRACER_STATUS_RESULT, cuda_cuWaitExternalSemaphoresAsync_slots, 5, 8,
-     1,
+     1, cuda_cuWaitExternalSemaphoresAsync_ok_statuses, 1,
      cuda_cuWaitExternalSemaphoresAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDestroyExternalSemaphore", TRACER_STATUS_RESULT, cuda_cuDestroyExternalSemaphore_slots, 2, 5,
-     0,
+     0, cuda_cuDestroyExternalSemaphore_ok_statuses, 1,
      cuda_cuDestroyExternalSemaphore_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWaitValue32_v2", TRACER_STATUS_RESULT, cuda_cuStreamWaitValue32_v2_slots, 5, 8,
-     0,
+     0, cuda_cuStreamWaitValue32_v2_ok_statuses, 1,
      cuda_cuStreamWaitValue32_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWaitValue64_v2", TRACER_STATUS_RESULT, cuda_cuStreamWaitValue64_v2_slots, 5, 8,
-     0,
+     0, cuda_cuStreamWaitValue64_v2_ok_statuses, 1,
      cuda_cuStreamWaitValue64_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWriteValue32_v2", TRACER_STATUS_RESULT, cuda_cuStreamWriteValue32_v2_slots, 5, 8,
-     0,
+     0, cuda_cuStreamWriteValue32_v2_ok_statuses, 1,
      cuda_cuStreamWriteValue32_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamWriteValue64_v2", TRACER_STATUS_RESULT, cuda_cuStreamWriteValue64_v2_slots, 5, 8,
-     0,
+     0, cuda_cuStreamWriteValue64_v2_ok_statuses, 1,
      cuda_cuStreamWriteValue64_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamBatchMemOp_v2", TRACER_STATUS_RESULT, cuda_cuStreamBatchMemOp_v2_slots, 5, 8,
-     0,
+     0, cuda_cuStreamBatchMemOp_v2_ok_statuses, 1,
      cuda_cuStreamBatchMemOp_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncGetAttribute", TRACER_STATUS_RESULT, cuda_cuFuncGetAttribute_slots, 5, 8,
-     0,
+     0, cuda_cuFuncGetAttribute_ok_statuses, 1,
      cuda_cuFuncGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetAttribute", TRACER_STATUS_RESULT, cuda_cuFuncSetAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuFuncSetAttribute_ok_statuses, 1,
      cuda_cuFuncSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetCacheConfig", TRACER_STATUS_RESULT, cuda_cuFuncSetCacheConfig_slots, 3, 6,
-     0,
+     0, cuda_cuFuncSetCacheConfig_ok_statuses, 1,
      cuda_cuFuncSetCacheConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncGetModule", TRACER_STATUS_RESULT, cuda_cuFuncGetModule_slots, 4, 7,
-     0,
+     0, cuda_cuFuncGetModule_ok_statuses, 1,
      cuda_cuFuncGetModule_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncGetName", TRACER_STATUS_RESULT, cuda_cuFuncGetName_slots, 4, 7,
-     0,
+     0, cuda_cuFuncGetName_ok_statuses, 1,
      cuda_cuFuncGetName_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncGetParamInfo", TRACER_STATUS_RESULT, cuda_cuFuncGetParamInfo_slots, 7, 10,
-     0,
+     0, cuda_cuFuncGetParamInfo_ok_statuses, 1,
      cuda_cuFuncGetParamInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncIsLoaded", TRACER_STATUS_RESULT, cuda_cuFuncIsLoaded_slots, 4, 7,
-     0,
+     0, cuda_cuFuncIsLoaded_ok_statuses, 1,
      cuda_cuFuncIsLoaded_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncLoad", TRACER_STATUS_RESULT, cuda_cuFuncLoad_slots, 2, 5,
-     0,
+     0, cuda_cuFuncLoad_ok_statuses, 1,
      cuda_cuFuncLoad_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchKernel", TRACER_STATUS_RESULT, cuda_cuLaunchKernel_slots, 14, 17,
-     0,
+     0, cuda_cuLaunchKernel_ok_statuses, 1,
      cuda_cuLaunchKernel_formats, 1,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchKernelEx", TRACER_STATUS_RESULT, cuda_cuLaunchKernelEx_slots, 7, 10,
-     1,
+     1, cuda_cuLaunchKernelEx_ok_statuses, 1,
      cuda_cuLaunchKernelEx_formats, 3,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchCooperativeKernel", TRACER_STATUS_RESULT, cuda_cuLaunchCooperativeKernel_slots, 12, 15,
-     0,
+     0, cuda_cuLaunchCooperativeKernel_ok_statuses, 1,
      cuda_cuLaunchCooperativeKernel_formats, 1,
      TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchCooperativeKernelMultiDevice", TRACER_STATUS_RESULT, cuda_cuLaunchCooperativeKernelMultiDevice_slots, 4, 7,
-     0,
+     0, cuda_cuLaunchCooperativeKernelMultiDevice_ok_statuses, 1,
      cuda_cuLaunchCooperativeKernelMultiDevice_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchHostFunc", TRACER_STATUS_RESULT, cuda_cuLaunchHostFunc_slots, 4, 7,
-     0,
+     0, cuda_cuLaunchHostFunc_ok_statuses, 1,
      cuda_cuLaunchHostFunc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetBlockShape", TRACER_STATUS_RESULT, cuda_cuFuncSetBlockShape_slots, 5, 8,
-     0,
+     0, cuda_cuFuncSetBlockShape_ok_statuses, 1,
      cuda_cuFuncSetBlockShape_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetSharedSize", TRACER_STATUS_RESULT, cuda_cuFuncSetSharedSize_slots, 3, 6,
-     0,
+     0, cuda_cuFuncSetSharedSize_ok_statuses, 1,
      cuda_cuFuncSetSharedSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSetSize", TRACER_STATUS_RESULT, cuda_cuParamSetSize_slots, 3, 6,
-     0,
+     0, cuda_cuParamSetSize_ok_statuses, 1,
      cuda_cuParamSetSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSeti", TRACER_STATUS_RESULT, cuda_cuParamSeti_slots, 4, 7,
-     0,
+     0, cuda_cuParamSeti_ok_statuses, 1,
      cuda_cuParamSeti_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSetf", TRACER_STATUS_RESULT, cuda_cuParamSetf_slots, 4, 7,
-     0,
+     0, cuda_cuParamSetf_ok_statuses, 1,
      cuda_cuParamSetf_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSetv", TRACER_STATUS_RESULT, cuda_cuParamSetv_slots, 5, 8,
-     0,
+     0, cuda_cuParamSetv_ok_statuses, 1,
      cuda_cuParamSetv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunch", TRACER_STATUS_RESULT, cuda_cuLaunch_slots, 2, 5,
-     0,
+     0, cuda_cuLaunch_ok_statuses, 1,
      cuda_cuLaunch_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchGrid", TRACER_STATUS_RESULT, cuda_cuLaunchGrid_slots, 4, 7,
-     0,
+     0, cuda_cuLaunchGrid_ok_statuses, 1,
      cuda_cuLaunchGrid_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLaunchGridAsync", TRACER_STATUS_RESULT, cuda_cuLaunchGridAsync_slots, 5, 8,
-     0,
+     0, cuda_cuLaunchGridAsync_ok_statuses, 1,
      cuda_cuLaunchGridAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuParamSetTexRef", TRACER_STATUS_RESULT, cuda_cuParamSetTexRef_slots, 4, 7,
-     0,
+     0, cuda_cuParamSetTexRef_ok_statuses, 1,
      cuda_cuParamSetTexRef_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuFuncSetSharedMemConfig", TRACER_STATUS_RESULT, cuda_cuFuncSetSharedMemConfig_slots, 3, 6,
-     0,
+     0, cuda_cuFuncSetSharedMemConfig_ok_statuses, 1,
      cuda_cuFuncSetSharedMemConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphCreate", TRACER_STATUS_RESULT, cuda_cuGraphCreate_slots, 4, 7,
-     0,
+     0, cuda_cuGraphCreate_ok_statuses, 1,
      cuda_cuGraphCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddKernelNode_v2", TRACER_STATUS_RESULT, cuda_cuGraphAddKernelNode_v2_slots, 7, 10,
-     1,
+     1, cuda_cuGraphAddKernelNode_v2_ok_statuses, 1,
      cuda_cuGraphAddKernelNode_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeGetParams_v2", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeGetParams_v2_slots, 3, 6,
-     0,
+     0, cuda_cuGraphKernelNodeGetParams_v2_ok_statuses, 1,
      cuda_cuGraphKernelNodeGetParams_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeSetParams_v2", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeSetParams_v2_slots, 3, 6,
-     1,
+     1, cuda_cuGraphKernelNodeSetParams_v2_ok_statuses, 1,
      cuda_cuGraphKernelNodeSetParams_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddMemcpyNode", TRACER_STATUS_RESULT, cuda_cuGraphAddMemcpyNode_slots, 8, 11,
-     1,
+     1, cuda_cuGraphAddMemcpyNode_ok_statuses, 1,
      cuda_cuGraphAddMemcpyNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemcpyNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemcpyNodeGetParams_slots, 3, 6,
-     0,
+     0, cuda_cuGraphMemcpyNodeGetParams_ok_statuses, 1,
      cuda_cuGraphMemcpyNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemcpyNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemcpyNodeSetParams_slots, 3, 6,
-     1,
+     1, cuda_cuGraphMemcpyNodeSetParams_ok_statuses, 1,
      cuda_cuGraphMemcpyNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddMemsetNode", TRACER_STATUS_RESULT, cuda_cuGraphAddMemsetNode_slots, 8, 11,
-     1,
+     1, cuda_cuGraphAddMemsetNode_ok_statuses, 1,
      cuda_cuGraphAddMemsetNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemsetNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemsetNodeGetParams_slots, 3, 6,
-     0,
+     0, cuda_cuGraphMemsetNodeGetParams_ok_statuses, 1,
      cuda_cuGraphMemsetNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemsetNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemsetNodeSetParams_slots, 3, 6,
-     1,
+     1, cuda_cuGraphMemsetNodeSetParams_ok_statuses, 1,
      cuda_cuGraphMemsetNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddHostNode", TRACER_STATUS_RESULT, cuda_cuGraphAddHostNode_slots, 7, 10,
-     1,
+     1, cuda_cuGraphAddHostNode_ok_statuses, 1,
      cuda_cuGraphAddHostNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphHostNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphHostNodeGetParams_slots, 3, 6,
-     0,
+     0, cuda_cuGraphHostNodeGetParams_ok_statuses, 1,
      cuda_cuGraphHostNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphHostNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphHostNodeSetParams_slots, 3, 6,
-     1,
+     1, cuda_cuGraphHostNodeSetParams_ok_statuses, 1,
      cuda_cuGraphHostNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddChildGraphNode", TRACER_STATUS_RESULT, cuda_cuGraphAddChildGraphNode_slots, 7, 10,
-     0,
+     0, cuda_cuGraphAddChildGraphNode_ok_statuses, 1,
      cuda_cuGraphAddChildGraphNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphChildGraphNodeGetGraph", TRACER_STATUS_RESULT, cuda_cuGraphChildGraphNodeGetGraph_slots, 4, 7,
-     0,
+     0, cuda_cuGraphChildGraphNodeGetGraph_ok_statuses, 1,
      cuda_cuGraphChildGraphNodeGetGraph_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddEmptyNode", TRACER_STATUS_RESULT, cuda_cuGraphAddEmptyNode_slots, 6, 9,
-     0,
+     0, cuda_cuGraphAddEmptyNode_ok_statuses, 1,
      cuda_cuGraphAddEmptyNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddEventRecordNode", TRACER_STATUS_RESULT, cuda_cuGraphAddEventRecordNode_slots, 7, 10,
-     0,
+     0, cuda_cuGraphAddEventRecordNode_ok_statuses, 1,
      cuda_cuGraphAddEventRecordNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphEventRecordNodeGetEvent", TRACER_STATUS_RESULT, cuda_cuGraphEventRecordNodeGetEvent_slots, 4, 7,
-     0,
+     0, cuda_cuGraphEventRecordNodeGetEvent_ok_statuses, 1,
      cuda_cuGraphEventRecordNodeGetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphEventRecordNodeSetEvent", TRACER_STATUS_RESULT, cuda_cuGraphEventRecordNodeSetEvent_slots, 3, 6,
-     0,
+     0, cuda_cuGraphEventRecordNodeSetEvent_ok_statuses, 1,
      cuda_cuGraphEventRecordNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddEventWaitNode", TRACER_STATUS_RESULT, cuda_cuGraphAddEventWaitNode_slots, 7, 10,
-     0,
+     0, cuda_cuGraphAddEventWaitNode_ok_statuses, 1,
      cuda_cuGraphAddEventWaitNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphEventWaitNodeGetEvent", TRACER_STATUS_RESULT, cuda_cuGraphEventWaitNodeGetEvent_slots, 4, 7,
-     0,
+     0, cuda_cuGraphEventWaitNodeGetEvent_ok_statuses, 1,
      cuda_cuGraphEventWaitNodeGetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphEventWaitNodeSetEvent", TRACER_STATUS_RESULT, cuda_cuGraphEventWaitNodeSetEvent_slots, 3, 6,
-     0,
+     0, cuda_cuGraphEventWaitNodeSetEvent_ok_statuses, 1,
      cuda_cuGraphEventWaitNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddExternalSemaphoresSignalNode", TRACER_STATUS_RESULT, cuda_cuGraphAddExternalSemaphoresSignalNode_slots, 7, 10,
-     1,
+     1, cuda_cuGraphAddExternalSemaphoresSignalNode_ok_statuses, 1,
      cuda_cuGraphAddExternalSemaphoresSignalNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExternalSemaphoresSignalNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphExternalSemaphoresSignalNodeGetParams_slots, 3, 6,
-     0,
+     0, cuda_cuGraphExternalSemaphoresSignalNodeGetParams_ok_statuses, 1,
      cuda_cuGraphExternalSemaphoresSignalNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExternalSemaphoresSignalNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExternalSemaphoresSignalNodeSetParams_slots, 3, 6,
-     1,
+     1, cuda_cuGraphExternalSemaphoresSignalNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExternalSemaphoresSignalNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddExternalSemaphoresWaitNode", TRACER_STATUS_RESULT, cuda_cuGraphAddExternalSemaphoresWaitNode_slots, 7, 10,
-     1,
+     1, cuda_cuGraphAddExternalSemaphoresWaitNode_ok_statuses, 1,
      cuda_cuGraphAddExternalSemaphoresWaitNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExternalSemaphoresWaitNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphExternalSemaphoresWaitNodeGetParams_slots, 3, 6,
-     0,
+     0, cuda_cuGraphExternalSemaphoresWaitNodeGetParams_ok_statuses, 1,
      cuda_cuGraphExternalSemaphoresWaitNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExternalSemaphoresWaitNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExternalSemaphoresWaitNodeSetParams_slots, 3, 6,
-     1,
+     1, cuda_cuGraphExternalSemaphoresWaitNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExternalSemaphoresWaitNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddBatchMemOpNode", TRACER_STATUS_RESULT, cuda_cuGraphAddBatchMemOpNode_slots, 7, 10,
-     1,
+     1, cuda_cuGraphAddBatchMemOpNode_ok_statuses, 1,
      cuda_cuGraphAddBatchMemOpNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphBatchMemOpNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphBatchMemOpNodeGetParams_slots, 3, 6,
-     0,
+     0, cuda_cuGraphBatchMemOpNodeGetParams_ok_statuses, 1,
      cuda_cuGraphBatchMemOpNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphBatchMemOpNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphBatchMemOpNodeSetParams_slots, 3, 6,
-     1,
+     1, cuda_cuGraphBatchMemOpNodeSetParams_ok_statuses, 1,
      cuda_cuGraphBatchMemOpNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecBatchMemOpNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecBatchMemOpNodeSetParams_slots, 4, 7,
-     1,
+     1, cuda_cuGraphExecBatchMemOpNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExecBatchMemOpNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddMemAllocNode", TRACER_STATUS_RESULT, cuda_cuGraphAddMemAllocNode_slots, 7, 10,
-     0,
+     0, cuda_cuGraphAddMemAllocNode_ok_statuses, 1,
      cuda_cuGraphAddMemAllocNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemAllocNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemAllocNodeGetParams_slots, 3, 6,
-     0,
+     0, cuda_cuGraphMemAllocNodeGetParams_ok_statuses, 1,
      cuda_cuGraphMemAllocNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddMemFreeNode", TRACER_STATUS_RESULT, cuda_cuGraphAddMemFreeNode_slots, 7, 10,
-     0,
+     0, cuda_cuGraphAddMemFreeNode_ok_statuses, 1,
      cuda_cuGraphAddMemFreeNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphMemFreeNodeGetParams", TRACER_STATUS_RESULT, cuda_cuGraphMemFreeNodeGetParams_slots, 4, 7,
-     0,
+     0, cuda_cuGraphMemFreeNodeGetParams_ok_statuses, 1,
      cuda_cuGraphMemFreeNodeGetParams_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGraphMemTrim", TRACER_STATUS_RESULT, cuda_cuDeviceGraphMemTrim_slots, 2, 5,
-     0,
+     0, cuda_cuDeviceGraphMemTrim_ok_statuses, 1,
      cuda_cuDeviceGraphMemTrim_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetGraphMemAttribute", TRACER_STATUS_RESULT, cuda_cuDeviceGetGraphMemAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuDeviceGetGraphMemAttribute_ok_statuses, 1,
      cuda_cuDeviceGetGraphMemAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceSetGraphMemAttribute", TRACER_STATUS_RESULT, cuda_cuDeviceSetGraphMemAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuDeviceSetGraphMemAttribute_ok_statuses, 1,
      cuda_cuDeviceSetGraphMemAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphClone", TRACER_STATUS_RESULT, cuda_cuGraphClone_slots, 4, 7,
-     0,
+     0, cuda_cuGraphClone_ok_statuses, 1,
      cuda_cuGraphClone_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeFindInClone", TRACER_STATUS_RESULT, cuda_cuGraphNodeFindInClone_slots, 5, 8,
-     0,
+     0, cuda_cuGraphNodeFindInClone_ok_statuses, 1,
      cuda_cuGraphNodeFindInClone_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeGetType", TRACER_STATUS_RESULT, cuda_cuGraphNodeGetType_slots, 4, 7,
-     0,
+     0, cuda_cuGraphNodeGetType_ok_statuses, 1,
      cuda_cuGraphNodeGetType_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphGetNodes", TRACER_STATUS_RESULT, cuda_cuGraphGetNodes_slots, 6, 9,
-     0,
+     0, cuda_cuGraphGetNodes_ok_statuses, 1,
      cuda_cuGraphGetNodes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphGetRootNodes", TRACER_STATUS_RESULT, cuda_cuGraphGetRootNodes_slots, 6, 9,
-     0,
+     0, cuda_cuGraphGetRootNodes_ok_statuses, 1,
      cuda_cuGraphGetRootNodes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphGetEdges_v2", TRACER_STATUS_RESULT, cuda_cuGraphGetEdges_v2_slots, 9, 12,
-     0,
+     0, cuda_cuGraphGetEdges_v2_ok_statuses, 1,
      cuda_cuGraphGetEdges_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeGetDependencies_v2", TRACER_STATUS_RESULT, cuda_cuGraphNodeGetDependencies_v2_slots, 7, 10,
-     0,
+     0, cuda_cuGraphNodeGetDependencies_v2_ok_statuses, 1,
      cuda_cuGraphNodeGetDependencies_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeGetDependentNodes_v2", TRACER_STATUS_RESULT, cuda_cuGraphNodeGetDependentNodes_v2_slots, 7, 10,
-     0,
+     0, cuda_cuGraphNodeGetDependentNodes_v2_ok_statuses, 1,
      cuda_cuGraphNodeGetDependentNodes_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddDependencies_v2", TRACER_STATUS_RESULT, cuda_cuGraphAddDependencies_v2_slots, 6, 9,
-     1,
+     1, cuda_cuGraphAddDependencies_v2_ok_statuses, 1,
      cuda_cuGraphAddDependencies_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphRemoveDependencies_v2", TRACER_STATUS_RESULT, cuda_cuGraphRemoveDependencies_v2_slots, 6, 9,
-     1,
+     1, cuda_cuGraphRemoveDependencies_v2_ok_statuses, 1,
      cuda_cuGraphRemoveDependencies_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphDestroyNode", TRACER_STATUS_RESULT, cuda_cuGraphDestroyNode_slots, 2, 5,
-     0,
+     0, cuda_cuGraphDestroyNode_ok_statuses, 1,
      cuda_cuGraphDestroyNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphInstantiateWithFlags", TRACER_STATUS_RESULT, cuda_cuGraphInstantiateWithFlags_slots, 5, 8,
-     0,
+     0, cuda_cuGraphInstantiateWithFlags_ok_statuses, 1,
      cuda_cuGraphInstantiateWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphInstantiateWithParams", TRACER_STATUS_RESULT, cuda_cuGraphInstantiateWithParams_slots, 5, 8,
-     0,
+     0, cuda_cuGraphInstantiateWithParams_ok_statuses, 1,
      cuda_cuGraphInstantiateWithParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecGetFlags", TRACER_STATUS_RESULT, cuda_cuGraphExecGetFlags_slots, 4, 7,
-     0,
+     0, cuda_cuGraphExecGetFlags_ok_statuses, 1,
      cuda_cuGraphExecGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecKernelNodeSetParams_v2", TRACER_STATUS_RESULT, cuda_cuGraphExecKernelNodeSetParams_v2_slots, 4, 7,
-     1,
+     1, cuda_cuGraphExecKernelNodeSetParams_v2_ok_statuses, 1,
      cuda_cuGraphExecKernelNodeSetParams_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecMemcpyNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecMemcpyNodeSetParams_slots, 5, 8,
-     1,
+     1, cuda_cuGraphExecMemcpyNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExecMemcpyNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecMemsetNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecMemsetNodeSetParams_slots, 5, 8,
-     1,
+     1, cuda_cuGraphExecMemsetNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExecMemsetNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecHostNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecHostNodeSetParams_slots, 4, 7,
-     1,
+     1, cuda_cuGraphExecHostNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExecHostNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecChildGraphNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecChildGraphNodeSetParams_slots, 4, 7,
-     0,
+     0, cuda_cuGraphExecChildGraphNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExecChildGraphNodeSetParams_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecEventRecordNodeSetEvent", TRACER_STATUS_RESULT, cuda_cuGraphExecEventRecordNodeSetEvent_slots, 4, 7,
-     0,
+     0, cuda_cuGraphExecEventRecordNodeSetEvent_ok_statuses, 1,
      cuda_cuGraphExecEventRecordNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecEventWaitNodeSetEvent", TRACER_STATUS_RESULT, cuda_cuGraphExecEventWaitNodeSetEvent_slots, 4, 7,
-     0,
+     0, cuda_cuGraphExecEventWaitNodeSetEvent_ok_statuses, 1,
      cuda_cuGraphExecEventWaitNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecExternalSemaphoresSignalNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_slots, 4, 7,
-     1,
+     1, cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecExternalSemaphoresWaitNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_slots, 4, 7,
-     1,
+     1, cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeSetEnabled", TRACER_STATUS_RESULT, cuda_cuGraphNodeSetEnabled_slots, 4, 7,
-     0,
+     0, cuda_cuGraphNodeSetEnabled_ok_statuses, 1,
      cuda_cuGraphNodeSetEnabled_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeGetEnabled", TRACER_STATUS_RESULT, cuda_cuGraphNodeGetEnabled_slots, 5, 8,
-     0,
+     0, cuda_cuGraphNodeGetEnabled_ok_statuses, 1,
      cuda_cuGraphNodeGetEnabled_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphUpload", TRACER_STATUS_RESULT, cuda_cuGraphUpload_slots, 3, 6,
-     0,
+     0, cuda_cuGraphUpload_ok_statuses, 1,
      cuda_cuGraphUpload_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphLaunch", TRACER_STATUS_RESULT, cuda_cuGraphLaunch_slots, 3, 6,
-     0,
+     0, cuda_cuGraphLaunch_ok_statuses, 1,
      cuda_cuGraphLaunch_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecDestroy", TRACER_STATUS_RESULT, cuda_cuGraphExecDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuGraphExecDestroy_ok_statuses, 1,
      cuda_cuGraphExecDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphDestroy", TRACER_STATUS_RESULT, cuda_cuGraphDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuGraphDestroy_ok_statuses, 1,
      cuda_cuGraphDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecUpdate_v2", TRACER_STATUS_RESULT, cuda_cuGraphExecUpdate_v2_slots, 4, 7,
-     0,
+     0, cuda_cuGraphExecUpdate_v2_ok_statuses, 1,
      cuda_cuGraphExecUpdate_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeCopyAttributes", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeCopyAttributes_slots, 3, 6,
-     0,
+     0, cuda_cuGraphKernelNodeCopyAttributes_ok_statuses, 1,
      cuda_cuGraphKernelNodeCopyAttributes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeGetAttribute", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeGetAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuGraphKernelNodeGetAttribute_ok_statuses, 1,
      cuda_cuGraphKernelNodeGetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphKernelNodeSetAttribute", TRACER_STATUS_RESULT, cuda_cuGraphKernelNodeSetAttribute_slots, 4, 7,
-     0,
+     0, cuda_cuGraphKernelNodeSetAttribute_ok_statuses, 1,
      cuda_cuGraphKernelNodeSetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphDebugDotPrint", TRACER_STATUS_RESULT, cuda_cuGraphDebugDotPrint_slots, 4, 7,
-     1,
+     1, cuda_cuGraphDebugDotPrint_ok_statuses, 1,
      cuda_cuGraphDebugDotPrint_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuUserObjectCreate", TRACER_STATUS_RESULT, cuda_cuUserObjectCreate_slots, 7, 10,
-     0,
+     0, cuda_cuUserObjectCreate_ok_statuses, 1,
      cuda_cuUserObjectCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuUserObjectRetain", TRACER_STATUS_RESULT, cuda_cuUserObjectRetain_slots, 3, 6,
-     0,
+     0, cuda_cuUserObjectRetain_ok_statuses, 1,
      cuda_cuUserObjectRetain_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuUserObjectRelease", TRACER_STATUS_RESULT, cuda_cuUserObjectRelease_slots, 3, 6,
-     0,
+     0, cuda_cuUserObjectRelease_ok_statuses, 1,
      cuda_cuUserObjectRelease_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphRetainUserObject", TRACER_STATUS_RESULT, cuda_cuGraphRetainUserObject_slots, 5, 8,
-     0,
+     0, cuda_cuGraphRetainUserObject_ok_statuses, 1,
      cuda_cuGraphRetainUserObject_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphReleaseUserObject", TRACER_STATUS_RESULT, cuda_cuGraphReleaseUserObject_slots, 4, 7,
-     0,
+     0, cuda_cuGraphReleaseUserObject_ok_statuses, 1,
      cuda_cuGraphReleaseUserObject_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphAddNode_v2", TRACER_STATUS_RESULT, cuda_cuGraphAddNode_v2_slots, 8, 11,
-     1,
+     1, cuda_cuGraphAddNode_v2_ok_statuses, 1,
      cuda_cuGraphAddNode_v2_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphNodeSetParams_slots, 3, 6,
-     0,
+     0, cuda_cuGraphNodeSetParams_ok_statuses, 1,
      cuda_cuGraphNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphExecNodeSetParams", TRACER_STATUS_RESULT, cuda_cuGraphExecNodeSetParams_slots, 4, 7,
-     0,
+     0, cuda_cuGraphExecNodeSetParams_ok_statuses, 1,
      cuda_cuGraphExecNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphConditionalHandleCreate", TRACER_STATUS_RESULT, cuda_cuGraphConditionalHandleCreate_slots, 7, 10,
-     0,
+     0, cuda_cuGraphConditionalHandleCreate_ok_statuses, 1,
      cuda_cuGraphConditionalHandleCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxActiveBlocksPerMultiprocessor", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_slots, 6, 9,
-     0,
+     0, cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_ok_statuses, 1,
      cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots, 7, 10,
-     0,
+     0, cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_ok_statuses, 1,
      cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxPotentialBlockSize", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxPotentialBlockSize_slots, 9, 12,
-     0,
+     0, cuda_cuOccupancyMaxPotentialBlockSize_ok_statuses, 1,
      cuda_cuOccupancyMaxPotentialBlockSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxPotentialBlockSizeWithFlags", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_slots, 10, 13,
-     0,
+     0, cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_ok_statuses, 1,
      cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyAvailableDynamicSMemPerBlock", TRACER_STATUS_RESULT, cuda_cuOccupancyAvailableDynamicSMemPerBlock_slots, 6, 9,
-     0,
+     0, cuda_cuOccupancyAvailableDynamicSMemPerBlock_ok_statuses, 1,
      cuda_cuOccupancyAvailableDynamicSMemPerBlock_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxPotentialClusterSize", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxPotentialClusterSize_slots, 5, 8,
-     1,
+     1, cuda_cuOccupancyMaxPotentialClusterSize_ok_statuses, 1,
      cuda_cuOccupancyMaxPotentialClusterSize_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuOccupancyMaxActiveClusters", TRACER_STATUS_RESULT, cuda_cuOccupancyMaxActiveClusters_slots, 5, 8,
-     1,
+     1, cuda_cuOccupancyMaxActiveClusters_ok_statuses, 1,
      cuda_cuOccupancyMaxActiveClusters_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetArray", TRACER_STATUS_RESULT, cuda_cuTexRefSetArray_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefSetArray_ok_statuses, 1,
      cuda_cuTexRefSetArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMipmappedArray", TRACER_STATUS_RESULT, cuda_cuTexRefSetMipmappedArray_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefSetMipmappedArray_ok_statuses, 1,
      cuda_cuTexRefSetMipmappedArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetAddress_v2", TRACER_STATUS_RESULT, cuda_cuTexRefSetAddress_v2_slots, 6, 9,
-     0,
+     0, cuda_cuTexRefSetAddress_v2_ok_statuses, 1,
      cuda_cuTexRefSetAddress_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetAddress2D_v3", TRACER_STATUS_RESULT, cuda_cuTexRefSetAddress2D_v3_slots, 5, 8,
-     1,
+     1, cuda_cuTexRefSetAddress2D_v3_ok_statuses, 1,
      cuda_cuTexRefSetAddress2D_v3_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetFormat", TRACER_STATUS_RESULT, cuda_cuTexRefSetFormat_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefSetFormat_ok_statuses, 1,
      cuda_cuTexRefSetFormat_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetAddressMode", TRACER_STATUS_RESULT, cuda_cuTexRefSetAddressMode_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefSetAddressMode_ok_statuses, 1,
      cuda_cuTexRefSetAddressMode_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetFilterMode", TRACER_STATUS_RESULT, cuda_cuTexRefSetFilterMode_slots, 3, 6,
-     0,
+     0, cuda_cuTexRefSetFilterMode_ok_statuses, 1,
      cuda_cuTexRefSetFilterMode_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMipmapFilterMode", TRACER_STATUS_RESULT, cuda_cuTexRefSetMipmapFilterMode_slots, 3, 6,
-     0,
+     0, cuda_cuTexRefSetMipmapFilterMode_ok_statuses, 1,
      cuda_cuTexRefSetMipmapFilterMode_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMipmapLevelBias", TRACER_STATUS_RESULT, cuda_cuTexRefSetMipmapLevelBias_slots, 3, 6,
-     0,
+     0, cuda_cuTexRefSetMipmapLevelBias_ok_statuses, 1,
      cuda_cuTexRefSetMipmapLevelBias_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMipmapLevelClamp", TRACER_STATUS_RESULT, cuda_cuTexRefSetMipmapLevelClamp_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefSetMipmapLevelClamp_ok_statuses, 1,
      cuda_cuTexRefSetMipmapLevelClamp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetMaxAnisotropy", TRACER_STATUS_RESULT, cuda_cuTexRefSetMaxAnisotropy_slots, 3, 6,
-     0,
+     0, cuda_cuTexRefSetMaxAnisotropy_ok_statuses, 1,
      cuda_cuTexRefSetMaxAnisotropy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetBorderColor", TRACER_STATUS_RESULT, cuda_cuTexRefSetBorderColor_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefSetBorderColor_ok_statuses, 1,
      cuda_cuTexRefSetBorderColor_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefSetFlags", TRACER_STATUS_RESULT, cuda_cuTexRefSetFlags_slots, 3, 6,
-     0,
+     0, cuda_cuTexRefSetFlags_ok_statuses, 1,
      cuda_cuTexRefSetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetAddress_v2", TRACER_STATUS_RESULT, cuda_cuTexRefGetAddress_v2_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetAddress_v2_ok_statuses, 1,
      cuda_cuTexRefGetAddress_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetArray", TRACER_STATUS_RESULT, cuda_cuTexRefGetArray_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetArray_ok_statuses, 1,
      cuda_cuTexRefGetArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMipmappedArray", TRACER_STATUS_RESULT, cuda_cuTexRefGetMipmappedArray_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetMipmappedArray_ok_statuses, 1,
      cuda_cuTexRefGetMipmappedArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetAddressMode", TRACER_STATUS_RESULT, cuda_cuTexRefGetAddressMode_slots, 5, 8,
-     0,
+     0, cuda_cuTexRefGetAddressMode_ok_statuses, 1,
      cuda_cuTexRefGetAddressMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetFilterMode", TRACER_STATUS_RESULT, cuda_cuTexRefGetFilterMode_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetFilterMode_ok_statuses, 1,
      cuda_cuTexRefGetFilterMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetFormat", TRACER_STATUS_RESULT, cuda_cuTexRefGetFormat_slots, 6, 9,
-     0,
+     0, cuda_cuTexRefGetFormat_ok_statuses, 1,
      cuda_cuTexRefGetFormat_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMipmapFilterMode", TRACER_STATUS_RESULT, cuda_cuTexRefGetMipmapFilterMode_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetMipmapFilterMode_ok_statuses, 1,
      cuda_cuTexRefGetMipmapFilterMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMipmapLevelBias", TRACER_STATUS_RESULT, cuda_cuTexRefGetMipmapLevelBias_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetMipmapLevelBias_ok_statuses, 1,
      cuda_cuTexRefGetMipmapLevelBias_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMipmapLevelClamp", TRACER_STATUS_RESULT, cuda_cuTexRefGetMipmapLevelClamp_slots, 6, 9,
-     0,
+     0, cuda_cuTexRefGetMipmapLevelClamp_ok_statuses, 1,
      cuda_cuTexRefGetMipmapLevelClamp_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetMaxAnisotropy", TRACER_STATUS_RESULT, cuda_cuTexRefGetMaxAnisotropy_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetMaxAnisotropy_ok_statuses, 1,
      cuda_cuTexRefGetMaxAnisotropy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetBorderColor", TRACER_STATUS_RESULT, cuda_cuTexRefGetBorderColor_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetBorderColor_ok_statuses, 1,
      cuda_cuTexRefGetBorderColor_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefGetFlags", TRACER_STATUS_RESULT, cuda_cuTexRefGetFlags_slots, 4, 7,
-     0,
+     0, cuda_cuTexRefGetFlags_ok_statuses, 1,
      cuda_cuTexRefGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefCreate", TRACER_STATUS_RESULT, cuda_cuTexRefCreate_slots, 3, 6,
-     0,
+     0, cuda_cuTexRefCreate_ok_statuses, 1,
      cuda_cuTexRefCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexRefDestroy", TRACER_STATUS_RESULT, cuda_cuTexRefDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuTexRefDestroy_ok_statuses, 1,
      cuda_cuTexRefDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfRefSetArray", TRACER_STATUS_RESULT, cuda_cuSurfRefSetArray_slots, 4, 7,
-     0,
+     0, cuda_cuSurfRefSetArray_ok_statuses, 1,
      cuda_cuSurfRefSetArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfRefGetArray", TRACER_STATUS_RESULT, cuda_cuSurfRefGetArray_slots, 4, 7,
-     0,
+     0, cuda_cuSurfRefGetArray_ok_statuses, 1,
      cuda_cuSurfRefGetArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectCreate", TRACER_STATUS_RESULT, cuda_cuTexObjectCreate_slots, 6, 9,
-     3,
+     3, cuda_cuTexObjectCreate_ok_statuses, 1,
      cuda_cuTexObjectCreate_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectDestroy", TRACER_STATUS_RESULT, cuda_cuTexObjectDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuTexObjectDestroy_ok_statuses, 1,
      cuda_cuTexObjectDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectGetResourceDesc", TRACER_STATUS_RESULT, cuda_cuTexObjectGetResourceDesc_slots, 3, 6,
-     0,
+     0, cuda_cuTexObjectGetResourceDesc_ok_statuses, 1,
      cuda_cuTexObjectGetResourceDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectGetTextureDesc", TRACER_STATUS_RESULT, cuda_cuTexObjectGetTextureDesc_slots, 3, 6,
-     0,
+     0, cuda_cuTexObjectGetTextureDesc_ok_statuses, 1,
      cuda_cuTexObjectGetTextureDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTexObjectGetResourceViewDesc", TRACER_STATUS_RESULT, cuda_cuTexObjectGetResourceViewDesc_slots, 3, 6,
-     0,
+     0, cuda_cuTexObjectGetResourceViewDesc_ok_statuses, 1,
      cuda_cuTexObjectGetResourceViewDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfObjectCreate", TRACER_STATUS_RESULT, cuda_cuSurfObjectCreate_slots, 4, 7,
-     1,
+     1, cuda_cuSurfObjectCreate_ok_statuses, 1,
      cuda_cuSurfObjectCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfObjectDestroy", TRACER_STATUS_RESULT, cuda_cuSurfObjectDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuSurfObjectDestroy_ok_statuses, 1,
      cuda_cuSurfObjectDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuSurfObjectGetResourceDesc", TRACER_STATUS_RESULT, cuda_cuSurfObjectGetResourceDesc_slots, 3, 6,
-     0,
+     0, cuda_cuSurfObjectGetResourceDesc_ok_statuses, 1,
      cuda_cuSurfObjectGetResourceDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTensorMapEncodeTiled", TRACER_STATUS_RESULT, cuda_cuTensorMapEncodeTiled_slots, 13, 16,
-     0,
+     0, cuda_cuTensorMapEncodeTiled_ok_statuses, 1,
      cuda_cuTensorMapEncodeTiled_formats, 8,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTensorMapEncodeIm2col", TRACER_STATUS_RESULT, cuda_cuTensorMapEncodeIm2col_slots, 16, 19,
-     0,
+     0, cuda_cuTensorMapEncodeIm2col_ok_statuses, 1,
      cuda_cuTensorMapEncodeIm2col_formats, 8,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTensorMapEncodeIm2colWide", TRACER_STATUS_RESULT, cuda_cuTensorMapEncodeIm2colWide_slots, 17, 20,
-     0,
+     0, cuda_cuTensorMapEncodeIm2colWide_ok_statuses, 1,
      cuda_cuTensorMapEncodeIm2colWide_formats, 9,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuTensorMapReplaceAddress", TRACER_STATUS_RESULT, cuda_cuTensorMapReplaceAddress_slots, 3, 6,
-     0,
+     0, cuda_cuTensorMapReplaceAddress_ok_statuses, 1,
      cuda_cuTensorMapReplaceAddress_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceCanAccessPeer", TRACER_STATUS_RESULT, cuda_cuDeviceCanAccessPeer_slots, 5, 8,
-     0,
+     0, cuda_cuDeviceCanAccessPeer_ok_statuses, 1,
      cuda_cuDeviceCanAccessPeer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxEnablePeerAccess", TRACER_STATUS_RESULT, cuda_cuCtxEnablePeerAccess_slots, 3, 6,
-     0,
+     0, cuda_cuCtxEnablePeerAccess_ok_statuses, 1,
      cuda_cuCtxEnablePeerAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxDisablePeerAccess", TRACER_STATUS_RESULT, cuda_cuCtxDisablePeerAccess_slots, 2, 5,
-     0,
+     0, cuda_cuCtxDisablePeerAccess_ok_statuses, 1,
      cuda_cuCtxDisablePeerAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetP2PAttribute", TRACER_STATUS_RESULT, cuda_cuDeviceGetP2PAttribute_slots, 6, 9,
-     0,
+     0, cuda_cuDeviceGetP2PAttribute_ok_statuses, 1,
      cuda_cuDeviceGetP2PAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetP2PAtomicCapabilities", TRACER_STATUS_RESULT, cuda_cuDeviceGetP2PAtomicCapabilities_slots, 7, 10,
-     0,
+     0, cuda_cuDeviceGetP2PAtomicCapabilities_ok_statuses, 1,
      cuda_cuDeviceGetP2PAtomicCapabilities_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsUnregisterResource", TRACER_STATUS_RESULT, cuda_cuGraphicsUnregisterResource_slots, 2, 5,
-     0,
+     0, cuda_cuGraphicsUnregisterResource_ok_statuses, 1,
      cuda_cuGraphicsUnregisterResource_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsSubResourceGetMappedArray", TRACER_STATUS_RESULT, cuda_cuGraphicsSubResourceGetMappedArray_slots, 6, 9,
-     0,
+     0, cuda_cuGraphicsSubResourceGetMappedArray_ok_statuses, 1,
      cuda_cuGraphicsSubResourceGetMappedArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsResourceGetMappedMipmappedArray", TRACER_STATUS_RESULT, cuda_cuGraphicsResourceGetMappedMipmappedArray_slots, 4, 7,
-     0,
+     0, cuda_cuGraphicsResourceGetMappedMipmappedArray_ok_statuses, 1,
      cuda_cuGraphicsResourceGetMappedMipmappedArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsResourceGetMappedPointer_v2", TRACER_STATUS_RESULT, cuda_cuGraphicsResourceGetMappedPointer_v2_slots, 6, 9,
-     0,
+     0, cuda_cuGraphicsResourceGetMappedPointer_v2_ok_statuses, 1,
      cuda_cuGraphicsResourceGetMappedPointer_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsResourceSetMapFlags_v2", TRACER_STATUS_RESULT, cuda_cuGraphicsResourceSetMapFlags_v2_slots, 3, 6,
-     0,
+     0, cuda_cuGraphicsResourceSetMapFlags_v2_ok_statuses, 1,
      cuda_cuGraphicsResourceSetMapFlags_v2_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsMapResources", TRACER_STATUS_RESULT, cuda_cuGraphicsMapResources_slots, 5, 8,
-     0,
+     0, cuda_cuGraphicsMapResources_ok_statuses, 1,
      cuda_cuGraphicsMapResources_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGraphicsUnmapResources", TRACER_STATUS_RESULT, cuda_cuGraphicsUnmapResources_slots, 5, 8,
-     0,
+     0, cuda_cuGraphicsUnmapResources_ok_statuses, 1,
      cuda_cuGraphicsUnmapResources_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGetProcAddress_v2", TRACER_STATUS_RESULT, cuda_cuGetProcAddress_v2_slots, 8, 11,
-     1,
+     1, cuda_cuGetProcAddress_v2_ok_statuses, 1,
      cuda_cuGetProcAddress_v2_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCoredumpGetAttribute", TRACER_STATUS_RESULT, cuda_cuCoredumpGetAttribute_slots, 5, 8,
-     0,
+     0, cuda_cuCoredumpGetAttribute_ok_statuses, 1,
      cuda_cuCoredumpGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCoredumpGetAttributeGlobal", TRACER_STATUS_RESULT, cuda_cuCoredumpGetAttributeGlobal_slots, 5, 8,
-     0,
+     0, cuda_cuCoredumpGetAttributeGlobal_ok_statuses, 1,
      cuda_cuCoredumpGetAttributeGlobal_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCoredumpSetAttribute", TRACER_STATUS_RESULT, cuda_cuCoredumpSetAttribute_slots, 5, 8,
-     0,
+     0, cuda_cuCoredumpSetAttribute_ok_statuses, 1,
      cuda_cuCoredumpSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCoredumpSetAttributeGlobal", TRACER_STATUS_RESULT, cuda_cuCoredumpSetAttributeGlobal_slots, 5, 8,
-     0,
+     0, cuda_cuCoredumpSetAttributeGlobal_ok_statuses, 1,
      cuda_cuCoredumpSetAttributeGlobal_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGetExportTable", TRACER_STATUS_RESULT, cuda_cuGetExportTable_slots, 4, 7,
-     1,
+     1, cuda_cuGetExportTable_ok_statuses, 1,
      cuda_cuGetExportTable_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxCreate", TRACER_STATUS_RESULT, cuda_cuGreenCtxCreate_slots, 6, 9,
-     0,
+     0, cuda_cuGreenCtxCreate_ok_statuses, 1,
      cuda_cuGreenCtxCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxDestroy", TRACER_STATUS_RESULT, cuda_cuGreenCtxDestroy_slots, 2, 5,
-     0,
+     0, cuda_cuGreenCtxDestroy_ok_statuses, 1,
      cuda_cuGreenCtxDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxFromGreenCtx", TRACER_STATUS_RESULT, cuda_cuCtxFromGreenCtx_slots, 4, 7,
-     0,
+     0, cuda_cuCtxFromGreenCtx_ok_statuses, 1,
      cuda_cuCtxFromGreenCtx_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDeviceGetDevResource", TRACER_STATUS_RESULT, cuda_cuDeviceGetDevResource_slots, 4, 7,
-     0,
+     0, cuda_cuDeviceGetDevResource_ok_statuses, 1,
      cuda_cuDeviceGetDevResource_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCtxGetDevResource", TRACER_STATUS_RESULT, cuda_cuCtxGetDevResource_slots, 4, 7,
-     0,
+     0, cuda_cuCtxGetDevResource_ok_statuses, 1,
      cuda_cuCtxGetDevResource_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxGetDevResource", TRACER_STATUS_RESULT, cuda_cuGreenCtxGetDevResource_slots, 4, 7,
-     0,
+     0, cuda_cuGreenCtxGetDevResource_ok_statuses, 1,
      cuda_cuGreenCtxGetDevResource_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevSmResourceSplitByCount", TRACER_STATUS_RESULT, cuda_cuDevSmResourceSplitByCount_slots, 8, 11,
-     1,
+     1, cuda_cuDevSmResourceSplitByCount_ok_statuses, 1,
      cuda_cuDevSmResourceSplitByCount_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuDevResourceGenerateDesc", TRACER_STATUS_RESULT, cuda_cuDevResourceGenerateDesc_slots, 5, 8,
-     0,
+     0, cuda_cuDevResourceGenerateDesc_ok_statuses, 1,
      cuda_cuDevResourceGenerateDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxRecordEvent", TRACER_STATUS_RESULT, cuda_cuGreenCtxRecordEvent_slots, 3, 6,
-     0,
+     0, cuda_cuGreenCtxRecordEvent_ok_statuses, 1,
      cuda_cuGreenCtxRecordEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxWaitEvent", TRACER_STATUS_RESULT, cuda_cuGreenCtxWaitEvent_slots, 3, 6,
-     0,
+     0, cuda_cuGreenCtxWaitEvent_ok_statuses, 1,
      cuda_cuGreenCtxWaitEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuStreamGetGreenCtx", TRACER_STATUS_RESULT, cuda_cuStreamGetGreenCtx_slots, 4, 7,
-     0,
+     0, cuda_cuStreamGetGreenCtx_ok_statuses, 1,
      cuda_cuStreamGetGreenCtx_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxStreamCreate", TRACER_STATUS_RESULT, cuda_cuGreenCtxStreamCreate_slots, 6, 9,
-     0,
+     0, cuda_cuGreenCtxStreamCreate_ok_statuses, 1,
      cuda_cuGreenCtxStreamCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuGreenCtxGetId", TRACER_STATUS_RESULT, cuda_cuGreenCtxGetId_slots, 4, 7,
-     0,
+     0, cuda_cuGreenCtxGetId_ok_statuses, 1,
      cuda_cuGreenCtxGetId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsRegisterCallback", TRACER_STATUS_RESULT, cuda_cuLogsRegisterCallback_slots, 5, 8,
-     0,
+     0, cuda_cuLogsRegisterCallback_ok_statuses, 1,
      cuda_cuLogsRegisterCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsUnregisterCallback", TRACER_STATUS_RESULT, cuda_cuLogsUnregisterCallback_slots, 2, 5,
-     0,
+     0, cuda_cuLogsUnregisterCallback_ok_statuses, 1,
      cuda_cuLogsUnregisterCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsCurrent", TRACER_STATUS_RESULT, cuda_cuLogsCurrent_slots, 4, 7,
-     0,
+     0, cuda_cuLogsCurrent_ok_statuses, 1,
      cuda_cuLogsCurrent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsDumpToFile", TRACER_STATUS_RESULT, cuda_cuLogsDumpToFile_slots, 5, 8,
-     1,
+     1, cuda_cuLogsDumpToFile_ok_statuses, 1,
      cuda_cuLogsDumpToFile_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuLogsDumpToMemory", TRACER_STATUS_RESULT, cuda_cuLogsDumpToMemory_slots, 8, 11,
-     0,
+     0, cuda_cuLogsDumpToMemory_ok_statuses, 1,
      cuda_cuLogsDumpToMemory_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessGetRestoreThreadId", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessGetRestoreThreadId_slots, 4, 7,
-     0,
+     0, cuda_cuCheckpointProcessGetRestoreThreadId_ok_statuses, 1,
      cuda_cuCheckpointProcessGetRestoreThreadId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessGetState", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessGetState_slots, 4, 7,
-     0,
+     0, cuda_cuCheckpointProcessGetState_ok_statuses, 1,
      cuda_cuCheckpointProcessGetState_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessLock", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessLock_slots, 3, 6,
-     0,
+     0, cuda_cuCheckpointProcessLock_ok_statuses, 1,
      cuda_cuCheckpointProcessLock_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessCheckpoint", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessCheckpoint_slots, 3, 6,
-     0,
+     0, cuda_cuCheckpointProcessCheckpoint_ok_statuses, 1,
      cuda_cuCheckpointProcessCheckpoint_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessRestore", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessRestore_slots, 3, 6,
-     0,
+     0, cuda_cuCheckpointProcessRestore_ok_statuses, 1,
      cuda_cuCheckpointProcessRestore_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cuCheckpointProcessUnlock", TRACER_STATUS_RESULT, cuda_cuCheckpointProcessUnlock_slots, 3, 6,
-     0,
+     0, cuda_cuCheckpointProcessUnlock_ok_statuses, 1,
      cuda_cuCheckpointProcessUnlock_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };

@@ -1483,6 +1483,11 @@ static const struct tracer_record_member cudart_record_80_members[] = {
 };
 static const struct tracer_record cudart_record_80 = {"struct cudaTextureDesc", 72, cudart_record_80_members, 11};
 
+static const int64_t cudart_cudaDeviceReset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceReset_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
@@ -1491,12 +1496,22 @@ static const struct tracer_field_format cudart_cudaDeviceReset_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaDeviceSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceSynchronize_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cudart_cudaDeviceSynchronize_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaDeviceSetLimit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceSetLimit_slots[] = {
@@ -1510,6 +1525,11 @@ static const struct tracer_field_format cudart_cudaDeviceSetLimit_formats[] = {
     {"limit", &cudart_names_23, NULL},
 };
 
+static const int64_t cudart_cudaDeviceGetLimit_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceGetLimit_slots[] = {
     {"pValue", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"limit", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1520,6 +1540,11 @@ static const struct tracer_slot cudart_cudaDeviceGetLimit_slots[] = {
 static const struct tracer_field_format cudart_cudaDeviceGetLimit_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"limit", &cudart_names_23, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetTexture1DLinearMaxWidth_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetTexture1DLinearMaxWidth_slots[] = {
@@ -1536,6 +1561,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetTexture1DLinearMaxWi
     {"fmtDesc_vals", NULL, &cudart_record_1},
 };
 
+static const int64_t cudart_cudaDeviceGetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceGetCacheConfig_slots[] = {
     {"pCacheConfig", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1546,6 +1576,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetCacheConfig_formats[
     {"result", &cudart_names_1, NULL},
     {"pCacheConfig_val", &cudart_names_19, NULL},
     {"pCacheConfig_vals", &cudart_names_19, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetStreamPriorityRange_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetStreamPriorityRange_slots[] = {
@@ -1560,6 +1595,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetStreamPriorityRange_
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaDeviceSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceSetCacheConfig_slots[] = {
     {"cacheConfig", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1568,6 +1608,11 @@ static const struct tracer_slot cudart_cudaDeviceSetCacheConfig_slots[] = {
 static const struct tracer_field_format cudart_cudaDeviceSetCacheConfig_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"cacheConfig", &cudart_names_19, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetByPCIBusId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetByPCIBusId_slots[] = {
@@ -1579,6 +1624,11 @@ static const struct tracer_slot cudart_cudaDeviceGetByPCIBusId_slots[] = {
 
 static const struct tracer_field_format cudart_cudaDeviceGetByPCIBusId_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetPCIBusId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetPCIBusId_slots[] = {
@@ -1593,6 +1643,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetPCIBusId_formats[] =
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaIpcGetEventHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaIpcGetEventHandle_slots[] = {
     {"handle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1605,6 +1660,11 @@ static const struct tracer_field_format cudart_cudaIpcGetEventHandle_formats[] =
     {"handle_vals", NULL, NULL},
 };
 
+static const int64_t cudart_cudaIpcOpenEventHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaIpcOpenEventHandle_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1613,6 +1673,11 @@ static const struct tracer_slot cudart_cudaIpcOpenEventHandle_slots[] = {
 
 static const struct tracer_field_format cudart_cudaIpcOpenEventHandle_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaIpcGetMemHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaIpcGetMemHandle_slots[] = {
@@ -1627,6 +1692,11 @@ static const struct tracer_field_format cudart_cudaIpcGetMemHandle_formats[] = {
     {"handle_vals", NULL, NULL},
 };
 
+static const int64_t cudart_cudaIpcOpenMemHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaIpcOpenMemHandle_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1638,6 +1708,11 @@ static const struct tracer_field_format cudart_cudaIpcOpenMemHandle_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaIpcCloseMemHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaIpcCloseMemHandle_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1645,6 +1720,11 @@ static const struct tracer_slot cudart_cudaIpcCloseMemHandle_slots[] = {
 
 static const struct tracer_field_format cudart_cudaIpcCloseMemHandle_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaDeviceFlushGPUDirectRDMAWrites_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceFlushGPUDirectRDMAWrites_slots[] = {
@@ -1657,6 +1737,11 @@ static const struct tracer_field_format cudart_cudaDeviceFlushGPUDirectRDMAWrite
     {"result", &cudart_names_1, NULL},
     {"target", &cudart_names_29, NULL},
     {"scope", &cudart_names_28, NULL},
+};
+
+static const int64_t cudart_cudaDeviceRegisterAsyncNotification_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceRegisterAsyncNotification_slots[] = {
@@ -1672,6 +1757,11 @@ static const struct tracer_field_format cudart_cudaDeviceRegisterAsyncNotificati
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaDeviceUnregisterAsyncNotification_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceUnregisterAsyncNotification_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"callback", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1680,6 +1770,11 @@ static const struct tracer_slot cudart_cudaDeviceUnregisterAsyncNotification_slo
 
 static const struct tracer_field_format cudart_cudaDeviceUnregisterAsyncNotification_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetSharedMemConfig_slots[] = {
@@ -1694,6 +1789,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetSharedMemConfig_form
     {"pConfig_vals", &cudart_names_20, NULL},
 };
 
+static const int64_t cudart_cudaDeviceSetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceSetSharedMemConfig_slots[] = {
     {"config", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1704,6 +1804,11 @@ static const struct tracer_field_format cudart_cudaDeviceSetSharedMemConfig_form
     {"config", &cudart_names_20, NULL},
 };
 
+static const int64_t cudart_cudaGetLastError_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetLastError_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
@@ -1712,12 +1817,21 @@ static const struct tracer_field_format cudart_cudaGetLastError_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaPeekAtLastError_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaPeekAtLastError_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cudart_cudaPeekAtLastError_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetErrorName_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetErrorName_slots[] = {
@@ -1729,6 +1843,10 @@ static const struct tracer_field_format cudart_cudaGetErrorName_formats[] = {
     {"error", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGetErrorString_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetErrorString_slots[] = {
     {"error", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
@@ -1736,6 +1854,11 @@ static const struct tracer_slot cudart_cudaGetErrorString_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGetErrorString_formats[] = {
     {"error", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetDeviceCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetDeviceCount_slots[] = {
@@ -1746,6 +1869,11 @@ static const struct tracer_slot cudart_cudaGetDeviceCount_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGetDeviceCount_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetDeviceProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetDeviceProperties_slots[] = {
@@ -1760,6 +1888,11 @@ static const struct tracer_field_format cudart_cudaGetDeviceProperties_formats[]
     {"prop_vals", NULL, &cudart_record_34},
 };
 
+static const int64_t cudart_cudaDeviceGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceGetAttribute_slots[] = {
     {"value", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1771,6 +1904,11 @@ static const struct tracer_slot cudart_cudaDeviceGetAttribute_slots[] = {
 static const struct tracer_field_format cudart_cudaDeviceGetAttribute_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"attr", &cudart_names_30, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetHostAtomicCapabilities_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetHostAtomicCapabilities_slots[] = {
@@ -1788,6 +1926,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetHostAtomicCapabiliti
     {"operations_vals", &cudart_names_41, NULL},
 };
 
+static const int64_t cudart_cudaDeviceGetDefaultMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceGetDefaultMemPool_slots[] = {
     {"memPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1799,6 +1942,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetDefaultMemPool_forma
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaDeviceSetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceSetMemPool_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"memPool", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1807,6 +1955,11 @@ static const struct tracer_slot cudart_cudaDeviceSetMemPool_slots[] = {
 
 static const struct tracer_field_format cudart_cudaDeviceSetMemPool_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetMemPool_slots[] = {
@@ -1820,6 +1973,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetMemPool_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaDeviceGetNvSciSyncAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceGetNvSciSyncAttributes_slots[] = {
     {"nvSciSyncAttrList", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"device", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -1829,6 +1987,11 @@ static const struct tracer_slot cudart_cudaDeviceGetNvSciSyncAttributes_slots[] 
 
 static const struct tracer_field_format cudart_cudaDeviceGetNvSciSyncAttributes_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetP2PAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetP2PAttribute_slots[] = {
@@ -1843,6 +2006,11 @@ static const struct tracer_slot cudart_cudaDeviceGetP2PAttribute_slots[] = {
 static const struct tracer_field_format cudart_cudaDeviceGetP2PAttribute_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"attr", &cudart_names_40, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetP2PAtomicCapabilities_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetP2PAtomicCapabilities_slots[] = {
@@ -1861,6 +2029,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetP2PAtomicCapabilitie
     {"operations_vals", &cudart_names_41, NULL},
 };
 
+static const int64_t cudart_cudaChooseDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaChooseDevice_slots[] = {
     {"device", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"prop", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1874,6 +2047,11 @@ static const struct tracer_field_format cudart_cudaChooseDevice_formats[] = {
     {"prop_vals", NULL, &cudart_record_34},
 };
 
+static const int64_t cudart_cudaInitDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaInitDevice_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"deviceFlags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -1885,6 +2063,11 @@ static const struct tracer_field_format cudart_cudaInitDevice_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaSetDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaSetDevice_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1892,6 +2075,11 @@ static const struct tracer_slot cudart_cudaSetDevice_slots[] = {
 
 static const struct tracer_field_format cudart_cudaSetDevice_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetDevice_slots[] = {
@@ -1902,6 +2090,11 @@ static const struct tracer_slot cudart_cudaGetDevice_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGetDevice_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaSetValidDevices_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaSetValidDevices_slots[] = {
@@ -1915,6 +2108,11 @@ static const struct tracer_field_format cudart_cudaSetValidDevices_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaSetDeviceFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaSetDeviceFlags_slots[] = {
     {"flags", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1922,6 +2120,11 @@ static const struct tracer_slot cudart_cudaSetDeviceFlags_slots[] = {
 
 static const struct tracer_field_format cudart_cudaSetDeviceFlags_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetDeviceFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetDeviceFlags_slots[] = {
@@ -1934,6 +2137,11 @@ static const struct tracer_field_format cudart_cudaGetDeviceFlags_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaStreamCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamCreate_slots[] = {
     {"pStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -1942,6 +2150,11 @@ static const struct tracer_slot cudart_cudaStreamCreate_slots[] = {
 
 static const struct tracer_field_format cudart_cudaStreamCreate_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamCreateWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamCreateWithFlags_slots[] = {
@@ -1953,6 +2166,11 @@ static const struct tracer_slot cudart_cudaStreamCreateWithFlags_slots[] = {
 
 static const struct tracer_field_format cudart_cudaStreamCreateWithFlags_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamCreateWithPriority_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamCreateWithPriority_slots[] = {
@@ -1967,6 +2185,11 @@ static const struct tracer_field_format cudart_cudaStreamCreateWithPriority_form
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaStreamGetPriority_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamGetPriority_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"priority", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1976,6 +2199,11 @@ static const struct tracer_slot cudart_cudaStreamGetPriority_slots[] = {
 
 static const struct tracer_field_format cudart_cudaStreamGetPriority_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamGetFlags_slots[] = {
@@ -1989,6 +2217,11 @@ static const struct tracer_field_format cudart_cudaStreamGetFlags_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaStreamGetId_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamGetId_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"streamId", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -1998,6 +2231,11 @@ static const struct tracer_slot cudart_cudaStreamGetId_slots[] = {
 
 static const struct tracer_field_format cudart_cudaStreamGetId_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamGetDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamGetDevice_slots[] = {
@@ -2011,12 +2249,22 @@ static const struct tracer_field_format cudart_cudaStreamGetDevice_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaCtxResetPersistingL2Cache_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaCtxResetPersistingL2Cache_slots[] = {
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format cudart_cudaCtxResetPersistingL2Cache_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamCopyAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamCopyAttributes_slots[] = {
@@ -2027,6 +2275,11 @@ static const struct tracer_slot cudart_cudaStreamCopyAttributes_slots[] = {
 
 static const struct tracer_field_format cudart_cudaStreamCopyAttributes_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamGetAttribute_slots[] = {
@@ -2043,6 +2296,11 @@ static const struct tracer_field_format cudart_cudaStreamGetAttribute_formats[] 
     {"value_out_vals", NULL, &cudart_record_74},
 };
 
+static const int64_t cudart_cudaStreamSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamSetAttribute_slots[] = {
     {"hStream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2057,6 +2315,11 @@ static const struct tracer_field_format cudart_cudaStreamSetAttribute_formats[] 
     {"value_vals", NULL, &cudart_record_74},
 };
 
+static const int64_t cudart_cudaStreamDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamDestroy_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2064,6 +2327,11 @@ static const struct tracer_slot cudart_cudaStreamDestroy_slots[] = {
 
 static const struct tracer_field_format cudart_cudaStreamDestroy_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamWaitEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamWaitEvent_slots[] = {
@@ -2075,6 +2343,11 @@ static const struct tracer_slot cudart_cudaStreamWaitEvent_slots[] = {
 
 static const struct tracer_field_format cudart_cudaStreamWaitEvent_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamAddCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamAddCallback_slots[] = {
@@ -2089,6 +2362,11 @@ static const struct tracer_field_format cudart_cudaStreamAddCallback_formats[] =
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaStreamSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamSynchronize_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2098,6 +2376,12 @@ static const struct tracer_field_format cudart_cudaStreamSynchronize_formats[] =
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaStreamQuery_ok_statuses[] = {
+    INT64_C(0),
+    INT64_C(600),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamQuery_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2105,6 +2389,11 @@ static const struct tracer_slot cudart_cudaStreamQuery_slots[] = {
 
 static const struct tracer_field_format cudart_cudaStreamQuery_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaStreamAttachMemAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamAttachMemAsync_slots[] = {
@@ -2119,6 +2408,11 @@ static const struct tracer_field_format cudart_cudaStreamAttachMemAsync_formats[
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaStreamBeginCapture_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamBeginCapture_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mode", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2128,6 +2422,11 @@ static const struct tracer_slot cudart_cudaStreamBeginCapture_slots[] = {
 static const struct tracer_field_format cudart_cudaStreamBeginCapture_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"mode", &cudart_names_7, NULL},
+};
+
+static const int64_t cudart_cudaStreamBeginCaptureToGraph_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamBeginCaptureToGraph_slots[] = {
@@ -2147,6 +2446,11 @@ static const struct tracer_field_format cudart_cudaStreamBeginCaptureToGraph_for
     {"mode", &cudart_names_7, NULL},
 };
 
+static const int64_t cudart_cudaThreadExchangeStreamCaptureMode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaThreadExchangeStreamCaptureMode_slots[] = {
     {"mode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2157,6 +2461,11 @@ static const struct tracer_field_format cudart_cudaThreadExchangeStreamCaptureMo
     {"result", &cudart_names_1, NULL},
     {"mode_val", &cudart_names_7, NULL},
     {"mode_vals", &cudart_names_7, NULL},
+};
+
+static const int64_t cudart_cudaStreamEndCapture_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamEndCapture_slots[] = {
@@ -2170,6 +2479,11 @@ static const struct tracer_field_format cudart_cudaStreamEndCapture_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaStreamIsCapturing_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamIsCapturing_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pCaptureStatus", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2181,6 +2495,11 @@ static const struct tracer_field_format cudart_cudaStreamIsCapturing_formats[] =
     {"result", &cudart_names_1, NULL},
     {"pCaptureStatus_val", &cudart_names_6, NULL},
     {"pCaptureStatus_vals", &cudart_names_6, NULL},
+};
+
+static const int64_t cudart_cudaStreamGetCaptureInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaStreamGetCaptureInfo_slots[] = {
@@ -2206,6 +2525,11 @@ static const struct tracer_field_format cudart_cudaStreamGetCaptureInfo_formats[
     {"captureStatus_out_vals", &cudart_names_6, NULL},
 };
 
+static const int64_t cudart_cudaStreamUpdateCaptureDependencies_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaStreamUpdateCaptureDependencies_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dependencies", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2222,6 +2546,11 @@ static const struct tracer_field_format cudart_cudaStreamUpdateCaptureDependenci
     {"dependencyData_vals", NULL, &cudart_record_67},
 };
 
+static const int64_t cudart_cudaEventCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaEventCreate_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2230,6 +2559,11 @@ static const struct tracer_slot cudart_cudaEventCreate_slots[] = {
 
 static const struct tracer_field_format cudart_cudaEventCreate_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaEventCreateWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaEventCreateWithFlags_slots[] = {
@@ -2243,6 +2577,11 @@ static const struct tracer_field_format cudart_cudaEventCreateWithFlags_formats[
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaEventRecord_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaEventRecord_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"stream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2251,6 +2590,11 @@ static const struct tracer_slot cudart_cudaEventRecord_slots[] = {
 
 static const struct tracer_field_format cudart_cudaEventRecord_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaEventRecordWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaEventRecordWithFlags_slots[] = {
@@ -2264,6 +2608,12 @@ static const struct tracer_field_format cudart_cudaEventRecordWithFlags_formats[
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaEventQuery_ok_statuses[] = {
+    INT64_C(0),
+    INT64_C(600),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaEventQuery_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2271,6 +2621,11 @@ static const struct tracer_slot cudart_cudaEventQuery_slots[] = {
 
 static const struct tracer_field_format cudart_cudaEventQuery_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaEventSynchronize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaEventSynchronize_slots[] = {
@@ -2282,6 +2637,11 @@ static const struct tracer_field_format cudart_cudaEventSynchronize_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaEventDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaEventDestroy_slots[] = {
     {"event", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2289,6 +2649,11 @@ static const struct tracer_slot cudart_cudaEventDestroy_slots[] = {
 
 static const struct tracer_field_format cudart_cudaEventDestroy_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaEventElapsedTime_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaEventElapsedTime_slots[] = {
@@ -2303,6 +2668,11 @@ static const struct tracer_field_format cudart_cudaEventElapsedTime_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaImportExternalMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaImportExternalMemory_slots[] = {
     {"extMem_out", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"memHandleDesc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2314,6 +2684,11 @@ static const struct tracer_field_format cudart_cudaImportExternalMemory_formats[
     {"result", &cudart_names_1, NULL},
     {"memHandleDesc_bytes", NULL, &cudart_record_38},
     {"memHandleDesc_vals", NULL, &cudart_record_38},
+};
+
+static const int64_t cudart_cudaExternalMemoryGetMappedBuffer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaExternalMemoryGetMappedBuffer_slots[] = {
@@ -2330,6 +2705,11 @@ static const struct tracer_field_format cudart_cudaExternalMemoryGetMappedBuffer
     {"bufferDesc_vals", NULL, &cudart_record_39},
 };
 
+static const int64_t cudart_cudaExternalMemoryGetMappedMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaExternalMemoryGetMappedMipmappedArray_slots[] = {
     {"mipmap", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"extMem", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2344,6 +2724,11 @@ static const struct tracer_field_format cudart_cudaExternalMemoryGetMappedMipmap
     {"mipmapDesc_vals", NULL, &cudart_record_40},
 };
 
+static const int64_t cudart_cudaDestroyExternalMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDestroyExternalMemory_slots[] = {
     {"extMem", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2351,6 +2736,11 @@ static const struct tracer_slot cudart_cudaDestroyExternalMemory_slots[] = {
 
 static const struct tracer_field_format cudart_cudaDestroyExternalMemory_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaImportExternalSemaphore_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaImportExternalSemaphore_slots[] = {
@@ -2364,6 +2754,11 @@ static const struct tracer_field_format cudart_cudaImportExternalSemaphore_forma
     {"result", &cudart_names_1, NULL},
     {"semHandleDesc_bytes", NULL, &cudart_record_41},
     {"semHandleDesc_vals", NULL, &cudart_record_41},
+};
+
+static const int64_t cudart_cudaSignalExternalSemaphoresAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaSignalExternalSemaphoresAsync_slots[] = {
@@ -2380,6 +2775,11 @@ static const struct tracer_field_format cudart_cudaSignalExternalSemaphoresAsync
     {"paramsArray_vals", NULL, &cudart_record_42},
 };
 
+static const int64_t cudart_cudaWaitExternalSemaphoresAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaWaitExternalSemaphoresAsync_slots[] = {
     {"extSemArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"paramsArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2394,6 +2794,11 @@ static const struct tracer_field_format cudart_cudaWaitExternalSemaphoresAsync_f
     {"paramsArray_vals", NULL, &cudart_record_43},
 };
 
+static const int64_t cudart_cudaDestroyExternalSemaphore_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDestroyExternalSemaphore_slots[] = {
     {"extSem", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2401,6 +2806,11 @@ static const struct tracer_slot cudart_cudaDestroyExternalSemaphore_slots[] = {
 
 static const struct tracer_field_format cudart_cudaDestroyExternalSemaphore_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaLaunchKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLaunchKernel_slots[] = {
@@ -2414,6 +2824,11 @@ static const struct tracer_slot cudart_cudaLaunchKernel_slots[] = {
 
 static const struct tracer_field_format cudart_cudaLaunchKernel_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaLaunchKernelExC_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLaunchKernelExC_slots[] = {
@@ -2430,6 +2845,11 @@ static const struct tracer_field_format cudart_cudaLaunchKernelExC_formats[] = {
     {"config_vals", NULL, &cudart_record_76},
 };
 
+static const int64_t cudart_cudaLaunchCooperativeKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLaunchCooperativeKernel_slots[] = {
     {"func", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"args", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2443,6 +2863,11 @@ static const struct tracer_field_format cudart_cudaLaunchCooperativeKernel_forma
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaFuncSetCacheConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaFuncSetCacheConfig_slots[] = {
     {"func", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"cacheConfig", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2452,6 +2877,11 @@ static const struct tracer_slot cudart_cudaFuncSetCacheConfig_slots[] = {
 static const struct tracer_field_format cudart_cudaFuncSetCacheConfig_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"cacheConfig", &cudart_names_19, NULL},
+};
+
+static const int64_t cudart_cudaFuncGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaFuncGetAttributes_slots[] = {
@@ -2466,6 +2896,11 @@ static const struct tracer_field_format cudart_cudaFuncGetAttributes_formats[] =
     {"attr_vals", NULL, &cudart_record_21},
 };
 
+static const int64_t cudart_cudaFuncSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaFuncSetAttribute_slots[] = {
     {"func", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2478,6 +2913,11 @@ static const struct tracer_field_format cudart_cudaFuncSetAttribute_formats[] = 
     {"attr", &cudart_names_18, NULL},
 };
 
+static const int64_t cudart_cudaFuncGetName_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaFuncGetName_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"func", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2487,6 +2927,11 @@ static const struct tracer_slot cudart_cudaFuncGetName_slots[] = {
 
 static const struct tracer_field_format cudart_cudaFuncGetName_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaFuncGetParamInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaFuncGetParamInfo_slots[] = {
@@ -2503,6 +2948,11 @@ static const struct tracer_field_format cudart_cudaFuncGetParamInfo_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaLaunchHostFunc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLaunchHostFunc_slots[] = {
     {"stream", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fn", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2514,6 +2964,11 @@ static const struct tracer_field_format cudart_cudaLaunchHostFunc_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaFuncSetSharedMemConfig_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaFuncSetSharedMemConfig_slots[] = {
     {"func", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"config", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2523,6 +2978,11 @@ static const struct tracer_slot cudart_cudaFuncSetSharedMemConfig_slots[] = {
 static const struct tracer_field_format cudart_cudaFuncSetSharedMemConfig_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"config", &cudart_names_20, NULL},
+};
+
+static const int64_t cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_slots[] = {
@@ -2538,6 +2998,11 @@ static const struct tracer_field_format cudart_cudaOccupancyMaxActiveBlocksPerMu
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaOccupancyAvailableDynamicSMemPerBlock_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaOccupancyAvailableDynamicSMemPerBlock_slots[] = {
     {"dynamicSmemSize", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"func", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2549,6 +3014,11 @@ static const struct tracer_slot cudart_cudaOccupancyAvailableDynamicSMemPerBlock
 
 static const struct tracer_field_format cudart_cudaOccupancyAvailableDynamicSMemPerBlock_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots[] = {
@@ -2565,6 +3035,11 @@ static const struct tracer_field_format cudart_cudaOccupancyMaxActiveBlocksPerMu
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaOccupancyMaxPotentialClusterSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaOccupancyMaxPotentialClusterSize_slots[] = {
     {"clusterSize", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"func", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2577,6 +3052,11 @@ static const struct tracer_field_format cudart_cudaOccupancyMaxPotentialClusterS
     {"result", &cudart_names_1, NULL},
     {"launchConfig_bytes", NULL, &cudart_record_76},
     {"launchConfig_vals", NULL, &cudart_record_76},
+};
+
+static const int64_t cudart_cudaOccupancyMaxActiveClusters_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaOccupancyMaxActiveClusters_slots[] = {
@@ -2593,6 +3073,11 @@ static const struct tracer_field_format cudart_cudaOccupancyMaxActiveClusters_fo
     {"launchConfig_vals", NULL, &cudart_record_76},
 };
 
+static const int64_t cudart_cudaMallocManaged_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMallocManaged_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2603,6 +3088,11 @@ static const struct tracer_slot cudart_cudaMallocManaged_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMallocManaged_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMalloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMalloc_slots[] = {
@@ -2616,6 +3106,11 @@ static const struct tracer_field_format cudart_cudaMalloc_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaMallocHost_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMallocHost_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2625,6 +3120,11 @@ static const struct tracer_slot cudart_cudaMallocHost_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMallocHost_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMallocPitch_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMallocPitch_slots[] = {
@@ -2639,6 +3139,11 @@ static const struct tracer_slot cudart_cudaMallocPitch_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMallocPitch_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMallocArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMallocArray_slots[] = {
@@ -2657,6 +3162,11 @@ static const struct tracer_field_format cudart_cudaMallocArray_formats[] = {
     {"desc_vals", NULL, &cudart_record_1},
 };
 
+static const int64_t cudart_cudaFree_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaFree_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2664,6 +3174,11 @@ static const struct tracer_slot cudart_cudaFree_slots[] = {
 
 static const struct tracer_field_format cudart_cudaFree_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaFreeHost_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaFreeHost_slots[] = {
@@ -2675,6 +3190,11 @@ static const struct tracer_field_format cudart_cudaFreeHost_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaFreeArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaFreeArray_slots[] = {
     {"array", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2684,6 +3204,11 @@ static const struct tracer_field_format cudart_cudaFreeArray_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaFreeMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaFreeMipmappedArray_slots[] = {
     {"mipmappedArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2691,6 +3216,11 @@ static const struct tracer_slot cudart_cudaFreeMipmappedArray_slots[] = {
 
 static const struct tracer_field_format cudart_cudaFreeMipmappedArray_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaHostAlloc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaHostAlloc_slots[] = {
@@ -2705,6 +3235,11 @@ static const struct tracer_field_format cudart_cudaHostAlloc_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaHostRegister_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaHostRegister_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -2716,6 +3251,11 @@ static const struct tracer_field_format cudart_cudaHostRegister_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaHostUnregister_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaHostUnregister_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2723,6 +3263,11 @@ static const struct tracer_slot cudart_cudaHostUnregister_slots[] = {
 
 static const struct tracer_field_format cudart_cudaHostUnregister_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaHostGetDevicePointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaHostGetDevicePointer_slots[] = {
@@ -2737,6 +3282,11 @@ static const struct tracer_field_format cudart_cudaHostGetDevicePointer_formats[
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaHostGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaHostGetFlags_slots[] = {
     {"pFlags", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pHost", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2748,6 +3298,11 @@ static const struct tracer_field_format cudart_cudaHostGetFlags_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaMalloc3D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMalloc3D_slots[] = {
     {"pitchedDevPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2757,6 +3312,11 @@ static const struct tracer_field_format cudart_cudaMalloc3D_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"pitchedDevPtr_bytes", NULL, &cudart_record_6},
     {"pitchedDevPtr_vals", NULL, &cudart_record_6},
+};
+
+static const int64_t cudart_cudaMalloc3DArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMalloc3DArray_slots[] = {
@@ -2771,6 +3331,11 @@ static const struct tracer_field_format cudart_cudaMalloc3DArray_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"desc_bytes", NULL, &cudart_record_1},
     {"desc_vals", NULL, &cudart_record_1},
+};
+
+static const int64_t cudart_cudaMallocMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMallocMipmappedArray_slots[] = {
@@ -2788,6 +3353,11 @@ static const struct tracer_field_format cudart_cudaMallocMipmappedArray_formats[
     {"desc_vals", NULL, &cudart_record_1},
 };
 
+static const int64_t cudart_cudaGetMipmappedArrayLevel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetMipmappedArrayLevel_slots[] = {
     {"levelArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mipmappedArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2798,6 +3368,11 @@ static const struct tracer_slot cudart_cudaGetMipmappedArrayLevel_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGetMipmappedArrayLevel_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemcpy3D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpy3D_slots[] = {
@@ -2811,6 +3386,11 @@ static const struct tracer_field_format cudart_cudaMemcpy3D_formats[] = {
     {"p_vals", NULL, &cudart_record_9},
 };
 
+static const int64_t cudart_cudaMemcpy3DPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpy3DPeer_slots[] = {
     {"p", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -2820,6 +3400,11 @@ static const struct tracer_field_format cudart_cudaMemcpy3DPeer_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"p_bytes", NULL, &cudart_record_11},
     {"p_vals", NULL, &cudart_record_11},
+};
+
+static const int64_t cudart_cudaMemcpy3DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpy3DAsync_slots[] = {
@@ -2834,6 +3419,11 @@ static const struct tracer_field_format cudart_cudaMemcpy3DAsync_formats[] = {
     {"p_vals", NULL, &cudart_record_9},
 };
 
+static const int64_t cudart_cudaMemcpy3DPeerAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpy3DPeerAsync_slots[] = {
     {"p", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"stream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2846,6 +3436,11 @@ static const struct tracer_field_format cudart_cudaMemcpy3DPeerAsync_formats[] =
     {"p_vals", NULL, &cudart_record_11},
 };
 
+static const int64_t cudart_cudaMemGetInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemGetInfo_slots[] = {
     {"free", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"total", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2856,6 +3451,11 @@ static const struct tracer_slot cudart_cudaMemGetInfo_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemGetInfo_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaArrayGetInfo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaArrayGetInfo_slots[] = {
@@ -2875,6 +3475,11 @@ static const struct tracer_field_format cudart_cudaArrayGetInfo_formats[] = {
     {"extent_vals", NULL, &cudart_record_7},
 };
 
+static const int64_t cudart_cudaArrayGetPlane_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaArrayGetPlane_slots[] = {
     {"pPlaneArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hArray", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2885,6 +3490,11 @@ static const struct tracer_slot cudart_cudaArrayGetPlane_slots[] = {
 
 static const struct tracer_field_format cudart_cudaArrayGetPlane_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaArrayGetMemoryRequirements_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaArrayGetMemoryRequirements_slots[] = {
@@ -2900,6 +3510,11 @@ static const struct tracer_field_format cudart_cudaArrayGetMemoryRequirements_fo
     {"memoryRequirements_vals", NULL, &cudart_record_5},
 };
 
+static const int64_t cudart_cudaMipmappedArrayGetMemoryRequirements_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMipmappedArrayGetMemoryRequirements_slots[] = {
     {"memoryRequirements", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mipmap", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2911,6 +3526,11 @@ static const struct tracer_field_format cudart_cudaMipmappedArrayGetMemoryRequir
     {"result", &cudart_names_1, NULL},
     {"memoryRequirements_bytes", NULL, &cudart_record_5},
     {"memoryRequirements_vals", NULL, &cudart_record_5},
+};
+
+static const int64_t cudart_cudaArrayGetSparseProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaArrayGetSparseProperties_slots[] = {
@@ -2925,6 +3545,11 @@ static const struct tracer_field_format cudart_cudaArrayGetSparseProperties_form
     {"sparseProperties_vals", NULL, &cudart_record_4},
 };
 
+static const int64_t cudart_cudaMipmappedArrayGetSparseProperties_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMipmappedArrayGetSparseProperties_slots[] = {
     {"sparseProperties", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"mipmap", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -2935,6 +3560,11 @@ static const struct tracer_field_format cudart_cudaMipmappedArrayGetSparseProper
     {"result", &cudart_names_1, NULL},
     {"sparseProperties_bytes", NULL, &cudart_record_4},
     {"sparseProperties_vals", NULL, &cudart_record_4},
+};
+
+static const int64_t cudart_cudaMemcpy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpy_slots[] = {
@@ -2950,6 +3580,11 @@ static const struct tracer_field_format cudart_cudaMemcpy_formats[] = {
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpyPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpyPeer_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dstDevice", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -2961,6 +3596,11 @@ static const struct tracer_slot cudart_cudaMemcpyPeer_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemcpyPeer_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemcpy2D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpy2D_slots[] = {
@@ -2977,6 +3617,11 @@ static const struct tracer_slot cudart_cudaMemcpy2D_slots[] = {
 static const struct tracer_field_format cudart_cudaMemcpy2D_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaMemcpy2DToArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpy2DToArray_slots[] = {
@@ -2996,6 +3641,11 @@ static const struct tracer_field_format cudart_cudaMemcpy2DToArray_formats[] = {
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpy2DFromArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpy2DFromArray_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dpitch", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3011,6 +3661,11 @@ static const struct tracer_slot cudart_cudaMemcpy2DFromArray_slots[] = {
 static const struct tracer_field_format cudart_cudaMemcpy2DFromArray_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaMemcpy2DArrayToArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpy2DArrayToArray_slots[] = {
@@ -3031,6 +3686,11 @@ static const struct tracer_field_format cudart_cudaMemcpy2DArrayToArray_formats[
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpyToSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpyToSymbol_slots[] = {
     {"symbol", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3043,6 +3703,11 @@ static const struct tracer_slot cudart_cudaMemcpyToSymbol_slots[] = {
 static const struct tracer_field_format cudart_cudaMemcpyToSymbol_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaMemcpyFromSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpyFromSymbol_slots[] = {
@@ -3059,6 +3724,11 @@ static const struct tracer_field_format cudart_cudaMemcpyFromSymbol_formats[] = 
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpyAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpyAsync_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3073,6 +3743,11 @@ static const struct tracer_field_format cudart_cudaMemcpyAsync_formats[] = {
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpyPeerAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpyPeerAsync_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dstDevice", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3085,6 +3760,11 @@ static const struct tracer_slot cudart_cudaMemcpyPeerAsync_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemcpyPeerAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemcpyBatchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpyBatchAsync_slots[] = {
@@ -3106,6 +3786,11 @@ static const struct tracer_field_format cudart_cudaMemcpyBatchAsync_formats[] = 
     {"attrs_vals", NULL, &cudart_record_29},
 };
 
+static const int64_t cudart_cudaMemcpy3DBatchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpy3DBatchAsync_slots[] = {
     {"numOps", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"opList", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3118,6 +3803,11 @@ static const struct tracer_field_format cudart_cudaMemcpy3DBatchAsync_formats[] 
     {"result", &cudart_names_1, NULL},
     {"opList_bytes", NULL, &cudart_record_32},
     {"opList_vals", NULL, &cudart_record_32},
+};
+
+static const int64_t cudart_cudaMemcpy2DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpy2DAsync_slots[] = {
@@ -3135,6 +3825,11 @@ static const struct tracer_slot cudart_cudaMemcpy2DAsync_slots[] = {
 static const struct tracer_field_format cudart_cudaMemcpy2DAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaMemcpy2DToArrayAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpy2DToArrayAsync_slots[] = {
@@ -3155,6 +3850,11 @@ static const struct tracer_field_format cudart_cudaMemcpy2DToArrayAsync_formats[
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpy2DFromArrayAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpy2DFromArrayAsync_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dpitch", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3173,6 +3873,11 @@ static const struct tracer_field_format cudart_cudaMemcpy2DFromArrayAsync_format
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpyToSymbolAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpyToSymbolAsync_slots[] = {
     {"symbol", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3186,6 +3891,11 @@ static const struct tracer_slot cudart_cudaMemcpyToSymbolAsync_slots[] = {
 static const struct tracer_field_format cudart_cudaMemcpyToSymbolAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaMemcpyFromSymbolAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpyFromSymbolAsync_slots[] = {
@@ -3203,6 +3913,11 @@ static const struct tracer_field_format cudart_cudaMemcpyFromSymbolAsync_formats
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemset_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemset_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"value", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3212,6 +3927,11 @@ static const struct tracer_slot cudart_cudaMemset_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemset_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemset2D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemset2D_slots[] = {
@@ -3227,6 +3947,11 @@ static const struct tracer_field_format cudart_cudaMemset2D_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaMemset3D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemset3D_slots[] = {
     {"value", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3234,6 +3959,11 @@ static const struct tracer_slot cudart_cudaMemset3D_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemset3D_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemsetAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemsetAsync_slots[] = {
@@ -3246,6 +3976,11 @@ static const struct tracer_slot cudart_cudaMemsetAsync_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemsetAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemset2DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemset2DAsync_slots[] = {
@@ -3262,6 +3997,11 @@ static const struct tracer_field_format cudart_cudaMemset2DAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaMemset3DAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemset3DAsync_slots[] = {
     {"value", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"stream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3270,6 +4010,11 @@ static const struct tracer_slot cudart_cudaMemset3DAsync_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemset3DAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetSymbolAddress_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetSymbolAddress_slots[] = {
@@ -3283,6 +4028,11 @@ static const struct tracer_field_format cudart_cudaGetSymbolAddress_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGetSymbolSize_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetSymbolSize_slots[] = {
     {"size", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"symbol", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3292,6 +4042,11 @@ static const struct tracer_slot cudart_cudaGetSymbolSize_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGetSymbolSize_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemPrefetchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemPrefetchAsync_slots[] = {
@@ -3304,6 +4059,11 @@ static const struct tracer_slot cudart_cudaMemPrefetchAsync_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemPrefetchAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemPrefetchBatchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemPrefetchBatchAsync_slots[] = {
@@ -3327,6 +4087,11 @@ static const struct tracer_field_format cudart_cudaMemPrefetchBatchAsync_formats
     {"prefetchLocs_vals", NULL, &cudart_record_22},
 };
 
+static const int64_t cudart_cudaMemDiscardBatchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemDiscardBatchAsync_slots[] = {
     {"dptrs", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"sizes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3340,6 +4105,11 @@ static const struct tracer_slot cudart_cudaMemDiscardBatchAsync_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemDiscardBatchAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemDiscardAndPrefetchBatchAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemDiscardAndPrefetchBatchAsync_slots[] = {
@@ -3363,6 +4133,11 @@ static const struct tracer_field_format cudart_cudaMemDiscardAndPrefetchBatchAsy
     {"prefetchLocs_vals", NULL, &cudart_record_22},
 };
 
+static const int64_t cudart_cudaMemAdvise_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemAdvise_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3373,6 +4148,11 @@ static const struct tracer_slot cudart_cudaMemAdvise_slots[] = {
 static const struct tracer_field_format cudart_cudaMemAdvise_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"advice", &cudart_names_24, NULL},
+};
+
+static const int64_t cudart_cudaMemRangeGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemRangeGetAttribute_slots[] = {
@@ -3387,6 +4167,11 @@ static const struct tracer_slot cudart_cudaMemRangeGetAttribute_slots[] = {
 static const struct tracer_field_format cudart_cudaMemRangeGetAttribute_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"attribute", &cudart_names_25, NULL},
+};
+
+static const int64_t cudart_cudaMemRangeGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemRangeGetAttributes_slots[] = {
@@ -3408,6 +4193,11 @@ static const struct tracer_field_format cudart_cudaMemRangeGetAttributes_formats
     {"attributes_vals", &cudart_names_25, NULL},
 };
 
+static const int64_t cudart_cudaMemcpyToArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpyToArray_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"wOffset", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3423,6 +4213,11 @@ static const struct tracer_field_format cudart_cudaMemcpyToArray_formats[] = {
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpyFromArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpyFromArray_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"src", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3436,6 +4231,11 @@ static const struct tracer_slot cudart_cudaMemcpyFromArray_slots[] = {
 static const struct tracer_field_format cudart_cudaMemcpyFromArray_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaMemcpyArrayToArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpyArrayToArray_slots[] = {
@@ -3455,6 +4255,11 @@ static const struct tracer_field_format cudart_cudaMemcpyArrayToArray_formats[] 
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMemcpyToArrayAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemcpyToArrayAsync_slots[] = {
     {"dst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"wOffset", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3469,6 +4274,11 @@ static const struct tracer_slot cudart_cudaMemcpyToArrayAsync_slots[] = {
 static const struct tracer_field_format cudart_cudaMemcpyToArrayAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaMemcpyFromArrayAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemcpyFromArrayAsync_slots[] = {
@@ -3487,6 +4297,11 @@ static const struct tracer_field_format cudart_cudaMemcpyFromArrayAsync_formats[
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaMallocAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMallocAsync_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3499,6 +4314,11 @@ static const struct tracer_field_format cudart_cudaMallocAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaFreeAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaFreeAsync_slots[] = {
     {"devPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hStream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3509,6 +4329,11 @@ static const struct tracer_field_format cudart_cudaFreeAsync_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaMemPoolTrimTo_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemPoolTrimTo_slots[] = {
     {"memPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"minBytesToKeep", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3517,6 +4342,11 @@ static const struct tracer_slot cudart_cudaMemPoolTrimTo_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemPoolTrimTo_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemPoolSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemPoolSetAttribute_slots[] = {
@@ -3531,6 +4361,11 @@ static const struct tracer_field_format cudart_cudaMemPoolSetAttribute_formats[]
     {"attr", &cudart_names_31, NULL},
 };
 
+static const int64_t cudart_cudaMemPoolGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemPoolGetAttribute_slots[] = {
     {"memPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3541,6 +4376,11 @@ static const struct tracer_slot cudart_cudaMemPoolGetAttribute_slots[] = {
 static const struct tracer_field_format cudart_cudaMemPoolGetAttribute_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"attr", &cudart_names_31, NULL},
+};
+
+static const int64_t cudart_cudaMemPoolSetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemPoolSetAccess_slots[] = {
@@ -3554,6 +4394,11 @@ static const struct tracer_field_format cudart_cudaMemPoolSetAccess_formats[] = 
     {"result", &cudart_names_1, NULL},
     {"descList_bytes", NULL, &cudart_record_23},
     {"descList_vals", NULL, &cudart_record_23},
+};
+
+static const int64_t cudart_cudaMemPoolGetAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemPoolGetAccess_slots[] = {
@@ -3572,6 +4417,11 @@ static const struct tracer_field_format cudart_cudaMemPoolGetAccess_formats[] = 
     {"location_vals", NULL, &cudart_record_22},
 };
 
+static const int64_t cudart_cudaMemPoolCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemPoolCreate_slots[] = {
     {"memPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"poolProps", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3585,6 +4435,11 @@ static const struct tracer_field_format cudart_cudaMemPoolCreate_formats[] = {
     {"poolProps_vals", NULL, &cudart_record_24},
 };
 
+static const int64_t cudart_cudaMemPoolDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemPoolDestroy_slots[] = {
     {"memPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3592,6 +4447,11 @@ static const struct tracer_slot cudart_cudaMemPoolDestroy_slots[] = {
 
 static const struct tracer_field_format cudart_cudaMemPoolDestroy_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaMemGetDefaultMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemGetDefaultMemPool_slots[] = {
@@ -3609,6 +4469,11 @@ static const struct tracer_field_format cudart_cudaMemGetDefaultMemPool_formats[
     {"type", &cudart_names_34, NULL},
 };
 
+static const int64_t cudart_cudaMemGetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemGetMemPool_slots[] = {
     {"memPool", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"location", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3622,6 +4487,11 @@ static const struct tracer_field_format cudart_cudaMemGetMemPool_formats[] = {
     {"location_bytes", NULL, &cudart_record_22},
     {"location_vals", NULL, &cudart_record_22},
     {"type", &cudart_names_34, NULL},
+};
+
+static const int64_t cudart_cudaMemSetMemPool_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemSetMemPool_slots[] = {
@@ -3638,6 +4508,11 @@ static const struct tracer_field_format cudart_cudaMemSetMemPool_formats[] = {
     {"type", &cudart_names_34, NULL},
 };
 
+static const int64_t cudart_cudaMallocFromPoolAsync_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMallocFromPoolAsync_slots[] = {
     {"ptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"size", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3651,6 +4526,11 @@ static const struct tracer_field_format cudart_cudaMallocFromPoolAsync_formats[]
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaMemPoolExportToShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemPoolExportToShareableHandle_slots[] = {
     {"shareableHandle", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"memPool", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3662,6 +4542,11 @@ static const struct tracer_slot cudart_cudaMemPoolExportToShareableHandle_slots[
 static const struct tracer_field_format cudart_cudaMemPoolExportToShareableHandle_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"handleType", &cudart_names_35, NULL},
+};
+
+static const int64_t cudart_cudaMemPoolImportFromShareableHandle_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemPoolImportFromShareableHandle_slots[] = {
@@ -3678,6 +4563,11 @@ static const struct tracer_field_format cudart_cudaMemPoolImportFromShareableHan
     {"handleType", &cudart_names_35, NULL},
 };
 
+static const int64_t cudart_cudaMemPoolExportPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaMemPoolExportPointer_slots[] = {
     {"exportData", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3688,6 +4578,11 @@ static const struct tracer_field_format cudart_cudaMemPoolExportPointer_formats[
     {"result", &cudart_names_1, NULL},
     {"exportData_bytes", NULL, NULL},
     {"exportData_vals", NULL, NULL},
+};
+
+static const int64_t cudart_cudaMemPoolImportPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaMemPoolImportPointer_slots[] = {
@@ -3704,6 +4599,11 @@ static const struct tracer_field_format cudart_cudaMemPoolImportPointer_formats[
     {"exportData_vals", NULL, NULL},
 };
 
+static const int64_t cudart_cudaPointerGetAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaPointerGetAttributes_slots[] = {
     {"attributes", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"ptr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3714,6 +4614,11 @@ static const struct tracer_field_format cudart_cudaPointerGetAttributes_formats[
     {"result", &cudart_names_1, NULL},
     {"attributes_bytes", NULL, &cudart_record_20},
     {"attributes_vals", NULL, &cudart_record_20},
+};
+
+static const int64_t cudart_cudaDeviceCanAccessPeer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceCanAccessPeer_slots[] = {
@@ -3728,6 +4633,11 @@ static const struct tracer_field_format cudart_cudaDeviceCanAccessPeer_formats[]
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaDeviceEnablePeerAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceEnablePeerAccess_slots[] = {
     {"peerDevice", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3736,6 +4646,11 @@ static const struct tracer_slot cudart_cudaDeviceEnablePeerAccess_slots[] = {
 
 static const struct tracer_field_format cudart_cudaDeviceEnablePeerAccess_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaDeviceDisablePeerAccess_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceDisablePeerAccess_slots[] = {
@@ -3747,6 +4662,11 @@ static const struct tracer_field_format cudart_cudaDeviceDisablePeerAccess_forma
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphicsUnregisterResource_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphicsUnregisterResource_slots[] = {
     {"resource", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3754,6 +4674,11 @@ static const struct tracer_slot cudart_cudaGraphicsUnregisterResource_slots[] = 
 
 static const struct tracer_field_format cudart_cudaGraphicsUnregisterResource_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphicsResourceSetMapFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphicsResourceSetMapFlags_slots[] = {
@@ -3764,6 +4689,11 @@ static const struct tracer_slot cudart_cudaGraphicsResourceSetMapFlags_slots[] =
 
 static const struct tracer_field_format cudart_cudaGraphicsResourceSetMapFlags_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphicsMapResources_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphicsMapResources_slots[] = {
@@ -3778,6 +4708,11 @@ static const struct tracer_field_format cudart_cudaGraphicsMapResources_formats[
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphicsUnmapResources_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphicsUnmapResources_slots[] = {
     {"count", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"resources", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3788,6 +4723,11 @@ static const struct tracer_slot cudart_cudaGraphicsUnmapResources_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphicsUnmapResources_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphicsResourceGetMappedPointer_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphicsResourceGetMappedPointer_slots[] = {
@@ -3803,6 +4743,11 @@ static const struct tracer_field_format cudart_cudaGraphicsResourceGetMappedPoin
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphicsSubResourceGetMappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphicsSubResourceGetMappedArray_slots[] = {
     {"array", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"resource", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3816,6 +4761,11 @@ static const struct tracer_field_format cudart_cudaGraphicsSubResourceGetMappedA
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphicsResourceGetMappedMipmappedArray_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphicsResourceGetMappedMipmappedArray_slots[] = {
     {"mipmappedArray", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"resource", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -3825,6 +4775,11 @@ static const struct tracer_slot cudart_cudaGraphicsResourceGetMappedMipmappedArr
 
 static const struct tracer_field_format cudart_cudaGraphicsResourceGetMappedMipmappedArray_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetChannelDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetChannelDesc_slots[] = {
@@ -3839,6 +4794,10 @@ static const struct tracer_field_format cudart_cudaGetChannelDesc_formats[] = {
     {"desc_vals", NULL, &cudart_record_1},
 };
 
+static const int64_t cudart_cudaCreateChannelDesc_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaCreateChannelDesc_slots[] = {
     {"x", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"y", 5, 4, TRACER_SLOT_SIGNED, 0, -1},
@@ -3849,6 +4808,11 @@ static const struct tracer_slot cudart_cudaCreateChannelDesc_slots[] = {
 
 static const struct tracer_field_format cudart_cudaCreateChannelDesc_formats[] = {
     {"f", &cudart_names_2, NULL},
+};
+
+static const int64_t cudart_cudaCreateTextureObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaCreateTextureObject_slots[] = {
@@ -3870,6 +4834,11 @@ static const struct tracer_field_format cudart_cudaCreateTextureObject_formats[]
     {"pResViewDesc_vals", NULL, &cudart_record_19},
 };
 
+static const int64_t cudart_cudaDestroyTextureObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDestroyTextureObject_slots[] = {
     {"texObject", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3877,6 +4846,11 @@ static const struct tracer_slot cudart_cudaDestroyTextureObject_slots[] = {
 
 static const struct tracer_field_format cudart_cudaDestroyTextureObject_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetTextureObjectResourceDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetTextureObjectResourceDesc_slots[] = {
@@ -3891,6 +4865,11 @@ static const struct tracer_field_format cudart_cudaGetTextureObjectResourceDesc_
     {"pResDesc_vals", NULL, &cudart_record_18},
 };
 
+static const int64_t cudart_cudaGetTextureObjectTextureDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetTextureObjectTextureDesc_slots[] = {
     {"pTexDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texObject", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3903,6 +4882,11 @@ static const struct tracer_field_format cudart_cudaGetTextureObjectTextureDesc_f
     {"pTexDesc_vals", NULL, &cudart_record_80},
 };
 
+static const int64_t cudart_cudaGetTextureObjectResourceViewDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetTextureObjectResourceViewDesc_slots[] = {
     {"pResViewDesc", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"texObject", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -3913,6 +4897,11 @@ static const struct tracer_field_format cudart_cudaGetTextureObjectResourceViewD
     {"result", &cudart_names_1, NULL},
     {"pResViewDesc_bytes", NULL, &cudart_record_19},
     {"pResViewDesc_vals", NULL, &cudart_record_19},
+};
+
+static const int64_t cudart_cudaCreateSurfaceObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaCreateSurfaceObject_slots[] = {
@@ -3928,6 +4917,11 @@ static const struct tracer_field_format cudart_cudaCreateSurfaceObject_formats[]
     {"pResDesc_vals", NULL, &cudart_record_18},
 };
 
+static const int64_t cudart_cudaDestroySurfaceObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDestroySurfaceObject_slots[] = {
     {"surfObject", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3935,6 +4929,11 @@ static const struct tracer_slot cudart_cudaDestroySurfaceObject_slots[] = {
 
 static const struct tracer_field_format cudart_cudaDestroySurfaceObject_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetSurfaceObjectResourceDesc_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetSurfaceObjectResourceDesc_slots[] = {
@@ -3949,6 +4948,11 @@ static const struct tracer_field_format cudart_cudaGetSurfaceObjectResourceDesc_
     {"pResDesc_vals", NULL, &cudart_record_18},
 };
 
+static const int64_t cudart_cudaDriverGetVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDriverGetVersion_slots[] = {
     {"driverVersion", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3959,6 +4963,11 @@ static const struct tracer_field_format cudart_cudaDriverGetVersion_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaRuntimeGetVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaRuntimeGetVersion_slots[] = {
     {"runtimeVersion", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3967,6 +4976,11 @@ static const struct tracer_slot cudart_cudaRuntimeGetVersion_slots[] = {
 
 static const struct tracer_field_format cudart_cudaRuntimeGetVersion_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaLogsRegisterCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLogsRegisterCallback_slots[] = {
@@ -3981,6 +4995,11 @@ static const struct tracer_field_format cudart_cudaLogsRegisterCallback_formats[
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaLogsUnregisterCallback_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLogsUnregisterCallback_slots[] = {
     {"callback", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -3988,6 +5007,11 @@ static const struct tracer_slot cudart_cudaLogsUnregisterCallback_slots[] = {
 
 static const struct tracer_field_format cudart_cudaLogsUnregisterCallback_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaLogsCurrent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLogsCurrent_slots[] = {
@@ -4001,6 +5025,11 @@ static const struct tracer_field_format cudart_cudaLogsCurrent_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaLogsDumpToFile_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLogsDumpToFile_slots[] = {
     {"iterator", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pathToFile", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4011,6 +5040,11 @@ static const struct tracer_slot cudart_cudaLogsDumpToFile_slots[] = {
 
 static const struct tracer_field_format cudart_cudaLogsDumpToFile_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaLogsDumpToMemory_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLogsDumpToMemory_slots[] = {
@@ -4028,6 +5062,11 @@ static const struct tracer_field_format cudart_cudaLogsDumpToMemory_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphCreate_slots[] = {
     {"pGraph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4037,6 +5076,11 @@ static const struct tracer_slot cudart_cudaGraphCreate_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphCreate_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphAddKernelNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddKernelNode_slots[] = {
@@ -4055,6 +5099,11 @@ static const struct tracer_field_format cudart_cudaGraphAddKernelNode_formats[] 
     {"pNodeParams_vals", NULL, &cudart_record_56},
 };
 
+static const int64_t cudart_cudaGraphKernelNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphKernelNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4065,6 +5114,11 @@ static const struct tracer_field_format cudart_cudaGraphKernelNodeGetParams_form
     {"result", &cudart_names_1, NULL},
     {"pNodeParams_bytes", NULL, &cudart_record_56},
     {"pNodeParams_vals", NULL, &cudart_record_56},
+};
+
+static const int64_t cudart_cudaGraphKernelNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphKernelNodeSetParams_slots[] = {
@@ -4079,6 +5133,11 @@ static const struct tracer_field_format cudart_cudaGraphKernelNodeSetParams_form
     {"pNodeParams_vals", NULL, &cudart_record_56},
 };
 
+static const int64_t cudart_cudaGraphKernelNodeCopyAttributes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphKernelNodeCopyAttributes_slots[] = {
     {"hDst", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hSrc", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4087,6 +5146,11 @@ static const struct tracer_slot cudart_cudaGraphKernelNodeCopyAttributes_slots[]
 
 static const struct tracer_field_format cudart_cudaGraphKernelNodeCopyAttributes_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphKernelNodeGetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphKernelNodeGetAttribute_slots[] = {
@@ -4103,6 +5167,11 @@ static const struct tracer_field_format cudart_cudaGraphKernelNodeGetAttribute_f
     {"value_out_vals", NULL, &cudart_record_74},
 };
 
+static const int64_t cudart_cudaGraphKernelNodeSetAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphKernelNodeSetAttribute_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4115,6 +5184,11 @@ static const struct tracer_field_format cudart_cudaGraphKernelNodeSetAttribute_f
     {"attr", &cudart_names_63, NULL},
     {"value_bytes", NULL, &cudart_record_74},
     {"value_vals", NULL, &cudart_record_74},
+};
+
+static const int64_t cudart_cudaGraphAddMemcpyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddMemcpyNode_slots[] = {
@@ -4131,6 +5205,11 @@ static const struct tracer_field_format cudart_cudaGraphAddMemcpyNode_formats[] 
     {"result", &cudart_names_1, NULL},
     {"pCopyParams_bytes", NULL, &cudart_record_9},
     {"pCopyParams_vals", NULL, &cudart_record_9},
+};
+
+static const int64_t cudart_cudaGraphAddMemcpyNodeToSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddMemcpyNodeToSymbol_slots[] = {
@@ -4152,6 +5231,11 @@ static const struct tracer_field_format cudart_cudaGraphAddMemcpyNodeToSymbol_fo
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaGraphAddMemcpyNodeFromSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphAddMemcpyNodeFromSymbol_slots[] = {
     {"pGraphNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"graph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4169,6 +5253,11 @@ static const struct tracer_slot cudart_cudaGraphAddMemcpyNodeFromSymbol_slots[] 
 static const struct tracer_field_format cudart_cudaGraphAddMemcpyNodeFromSymbol_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaGraphAddMemcpyNode1D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddMemcpyNode1D_slots[] = {
@@ -4189,6 +5278,11 @@ static const struct tracer_field_format cudart_cudaGraphAddMemcpyNode1D_formats[
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaGraphMemcpyNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphMemcpyNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4201,6 +5295,11 @@ static const struct tracer_field_format cudart_cudaGraphMemcpyNodeGetParams_form
     {"pNodeParams_vals", NULL, &cudart_record_9},
 };
 
+static const int64_t cudart_cudaGraphMemcpyNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphMemcpyNodeSetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4211,6 +5310,11 @@ static const struct tracer_field_format cudart_cudaGraphMemcpyNodeSetParams_form
     {"result", &cudart_names_1, NULL},
     {"pNodeParams_bytes", NULL, &cudart_record_9},
     {"pNodeParams_vals", NULL, &cudart_record_9},
+};
+
+static const int64_t cudart_cudaGraphMemcpyNodeSetParamsToSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphMemcpyNodeSetParamsToSymbol_slots[] = {
@@ -4228,6 +5332,11 @@ static const struct tracer_field_format cudart_cudaGraphMemcpyNodeSetParamsToSym
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dst", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4243,6 +5352,11 @@ static const struct tracer_field_format cudart_cudaGraphMemcpyNodeSetParamsFromS
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaGraphMemcpyNodeSetParams1D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphMemcpyNodeSetParams1D_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dst", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4255,6 +5369,11 @@ static const struct tracer_slot cudart_cudaGraphMemcpyNodeSetParams1D_slots[] = 
 static const struct tracer_field_format cudart_cudaGraphMemcpyNodeSetParams1D_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaGraphAddMemsetNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddMemsetNode_slots[] = {
@@ -4273,6 +5392,11 @@ static const struct tracer_field_format cudart_cudaGraphAddMemsetNode_formats[] 
     {"pMemsetParams_vals", NULL, &cudart_record_12},
 };
 
+static const int64_t cudart_cudaGraphMemsetNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphMemsetNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4285,6 +5409,11 @@ static const struct tracer_field_format cudart_cudaGraphMemsetNodeGetParams_form
     {"pNodeParams_vals", NULL, &cudart_record_12},
 };
 
+static const int64_t cudart_cudaGraphMemsetNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphMemsetNodeSetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4295,6 +5424,11 @@ static const struct tracer_field_format cudart_cudaGraphMemsetNodeSetParams_form
     {"result", &cudart_names_1, NULL},
     {"pNodeParams_bytes", NULL, &cudart_record_12},
     {"pNodeParams_vals", NULL, &cudart_record_12},
+};
+
+static const int64_t cudart_cudaGraphAddHostNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddHostNode_slots[] = {
@@ -4313,6 +5447,11 @@ static const struct tracer_field_format cudart_cudaGraphAddHostNode_formats[] = 
     {"pNodeParams_vals", NULL, &cudart_record_15},
 };
 
+static const int64_t cudart_cudaGraphHostNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphHostNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4325,6 +5464,11 @@ static const struct tracer_field_format cudart_cudaGraphHostNodeGetParams_format
     {"pNodeParams_vals", NULL, &cudart_record_15},
 };
 
+static const int64_t cudart_cudaGraphHostNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphHostNodeSetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pNodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4335,6 +5479,11 @@ static const struct tracer_field_format cudart_cudaGraphHostNodeSetParams_format
     {"result", &cudart_names_1, NULL},
     {"pNodeParams_bytes", NULL, &cudart_record_15},
     {"pNodeParams_vals", NULL, &cudart_record_15},
+};
+
+static const int64_t cudart_cudaGraphAddChildGraphNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddChildGraphNode_slots[] = {
@@ -4351,6 +5500,11 @@ static const struct tracer_field_format cudart_cudaGraphAddChildGraphNode_format
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphChildGraphNodeGetGraph_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphChildGraphNodeGetGraph_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pGraph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4360,6 +5514,11 @@ static const struct tracer_slot cudart_cudaGraphChildGraphNodeGetGraph_slots[] =
 
 static const struct tracer_field_format cudart_cudaGraphChildGraphNodeGetGraph_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphAddEmptyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddEmptyNode_slots[] = {
@@ -4373,6 +5532,11 @@ static const struct tracer_slot cudart_cudaGraphAddEmptyNode_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphAddEmptyNode_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphAddEventRecordNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddEventRecordNode_slots[] = {
@@ -4389,6 +5553,11 @@ static const struct tracer_field_format cudart_cudaGraphAddEventRecordNode_forma
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphEventRecordNodeGetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphEventRecordNodeGetEvent_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4400,6 +5569,11 @@ static const struct tracer_field_format cudart_cudaGraphEventRecordNodeGetEvent_
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphEventRecordNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphEventRecordNodeSetEvent_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4408,6 +5582,11 @@ static const struct tracer_slot cudart_cudaGraphEventRecordNodeSetEvent_slots[] 
 
 static const struct tracer_field_format cudart_cudaGraphEventRecordNodeSetEvent_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphAddEventWaitNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddEventWaitNode_slots[] = {
@@ -4424,6 +5603,11 @@ static const struct tracer_field_format cudart_cudaGraphAddEventWaitNode_formats
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphEventWaitNodeGetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphEventWaitNodeGetEvent_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4435,6 +5619,11 @@ static const struct tracer_field_format cudart_cudaGraphEventWaitNodeGetEvent_fo
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphEventWaitNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphEventWaitNodeSetEvent_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"event", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4443,6 +5632,11 @@ static const struct tracer_slot cudart_cudaGraphEventWaitNodeSetEvent_slots[] = 
 
 static const struct tracer_field_format cudart_cudaGraphEventWaitNodeSetEvent_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphAddExternalSemaphoresSignalNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddExternalSemaphoresSignalNode_slots[] = {
@@ -4461,6 +5655,11 @@ static const struct tracer_field_format cudart_cudaGraphAddExternalSemaphoresSig
     {"nodeParams_vals", NULL, &cudart_record_58},
 };
 
+static const int64_t cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"params_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4473,6 +5672,11 @@ static const struct tracer_field_format cudart_cudaGraphExternalSemaphoresSignal
     {"params_out_vals", NULL, &cudart_record_58},
 };
 
+static const int64_t cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4483,6 +5687,11 @@ static const struct tracer_field_format cudart_cudaGraphExternalSemaphoresSignal
     {"result", &cudart_names_1, NULL},
     {"nodeParams_bytes", NULL, &cudart_record_58},
     {"nodeParams_vals", NULL, &cudart_record_58},
+};
+
+static const int64_t cudart_cudaGraphAddExternalSemaphoresWaitNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddExternalSemaphoresWaitNode_slots[] = {
@@ -4501,6 +5710,11 @@ static const struct tracer_field_format cudart_cudaGraphAddExternalSemaphoresWai
     {"nodeParams_vals", NULL, &cudart_record_60},
 };
 
+static const int64_t cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"params_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4513,6 +5727,11 @@ static const struct tracer_field_format cudart_cudaGraphExternalSemaphoresWaitNo
     {"params_out_vals", NULL, &cudart_record_60},
 };
 
+static const int64_t cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_slots[] = {
     {"hNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4523,6 +5742,11 @@ static const struct tracer_field_format cudart_cudaGraphExternalSemaphoresWaitNo
     {"result", &cudart_names_1, NULL},
     {"nodeParams_bytes", NULL, &cudart_record_60},
     {"nodeParams_vals", NULL, &cudart_record_60},
+};
+
+static const int64_t cudart_cudaGraphAddMemAllocNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddMemAllocNode_slots[] = {
@@ -4541,6 +5765,11 @@ static const struct tracer_field_format cudart_cudaGraphAddMemAllocNode_formats[
     {"nodeParams_vals", NULL, &cudart_record_26},
 };
 
+static const int64_t cudart_cudaGraphMemAllocNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphMemAllocNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"params_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4551,6 +5780,11 @@ static const struct tracer_field_format cudart_cudaGraphMemAllocNodeGetParams_fo
     {"result", &cudart_names_1, NULL},
     {"params_out_bytes", NULL, &cudart_record_26},
     {"params_out_vals", NULL, &cudart_record_26},
+};
+
+static const int64_t cudart_cudaGraphAddMemFreeNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddMemFreeNode_slots[] = {
@@ -4567,6 +5801,11 @@ static const struct tracer_field_format cudart_cudaGraphAddMemFreeNode_formats[]
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphMemFreeNodeGetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphMemFreeNodeGetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"dptr_out", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4577,6 +5816,11 @@ static const struct tracer_field_format cudart_cudaGraphMemFreeNodeGetParams_for
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaDeviceGraphMemTrim_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceGraphMemTrim_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4584,6 +5828,11 @@ static const struct tracer_slot cudart_cudaDeviceGraphMemTrim_slots[] = {
 
 static const struct tracer_field_format cudart_cudaDeviceGraphMemTrim_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaDeviceGetGraphMemAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaDeviceGetGraphMemAttribute_slots[] = {
@@ -4598,6 +5847,11 @@ static const struct tracer_field_format cudart_cudaDeviceGetGraphMemAttribute_fo
     {"attr", &cudart_names_36, NULL},
 };
 
+static const int64_t cudart_cudaDeviceSetGraphMemAttribute_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaDeviceSetGraphMemAttribute_slots[] = {
     {"device", 4, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"attr", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -4608,6 +5862,11 @@ static const struct tracer_slot cudart_cudaDeviceSetGraphMemAttribute_slots[] = 
 static const struct tracer_field_format cudart_cudaDeviceSetGraphMemAttribute_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"attr", &cudart_names_36, NULL},
+};
+
+static const int64_t cudart_cudaGraphClone_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphClone_slots[] = {
@@ -4621,6 +5880,11 @@ static const struct tracer_field_format cudart_cudaGraphClone_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphNodeFindInClone_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphNodeFindInClone_slots[] = {
     {"pNode", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"originalNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4631,6 +5895,11 @@ static const struct tracer_slot cudart_cudaGraphNodeFindInClone_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphNodeFindInClone_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphNodeGetType_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphNodeGetType_slots[] = {
@@ -4646,6 +5915,11 @@ static const struct tracer_field_format cudart_cudaGraphNodeGetType_formats[] = 
     {"pType_vals", &cudart_names_52, NULL},
 };
 
+static const int64_t cudart_cudaGraphGetNodes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphGetNodes_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4659,6 +5933,11 @@ static const struct tracer_field_format cudart_cudaGraphGetNodes_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphGetRootNodes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphGetRootNodes_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pRootNodes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4670,6 +5949,11 @@ static const struct tracer_slot cudart_cudaGraphGetRootNodes_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphGetRootNodes_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphGetEdges_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphGetEdges_slots[] = {
@@ -4690,6 +5974,11 @@ static const struct tracer_field_format cudart_cudaGraphGetEdges_formats[] = {
     {"edgeData_vals", NULL, &cudart_record_67},
 };
 
+static const int64_t cudart_cudaGraphNodeGetDependencies_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphNodeGetDependencies_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pDependencies", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4704,6 +5993,11 @@ static const struct tracer_field_format cudart_cudaGraphNodeGetDependencies_form
     {"result", &cudart_names_1, NULL},
     {"edgeData_bytes", NULL, &cudart_record_67},
     {"edgeData_vals", NULL, &cudart_record_67},
+};
+
+static const int64_t cudart_cudaGraphNodeGetDependentNodes_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphNodeGetDependentNodes_slots[] = {
@@ -4722,6 +6016,11 @@ static const struct tracer_field_format cudart_cudaGraphNodeGetDependentNodes_fo
     {"edgeData_vals", NULL, &cudart_record_67},
 };
 
+static const int64_t cudart_cudaGraphAddDependencies_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphAddDependencies_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"from", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4735,6 +6034,11 @@ static const struct tracer_field_format cudart_cudaGraphAddDependencies_formats[
     {"result", &cudart_names_1, NULL},
     {"edgeData_bytes", NULL, &cudart_record_67},
     {"edgeData_vals", NULL, &cudart_record_67},
+};
+
+static const int64_t cudart_cudaGraphRemoveDependencies_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphRemoveDependencies_slots[] = {
@@ -4752,6 +6056,11 @@ static const struct tracer_field_format cudart_cudaGraphRemoveDependencies_forma
     {"edgeData_vals", NULL, &cudart_record_67},
 };
 
+static const int64_t cudart_cudaGraphDestroyNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphDestroyNode_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -4759,6 +6068,11 @@ static const struct tracer_slot cudart_cudaGraphDestroyNode_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphDestroyNode_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphInstantiate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphInstantiate_slots[] = {
@@ -4773,6 +6087,11 @@ static const struct tracer_field_format cudart_cudaGraphInstantiate_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphInstantiateWithFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphInstantiateWithFlags_slots[] = {
     {"pGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"graph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4783,6 +6102,11 @@ static const struct tracer_slot cudart_cudaGraphInstantiateWithFlags_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphInstantiateWithFlags_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphInstantiateWithParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphInstantiateWithParams_slots[] = {
@@ -4799,6 +6123,11 @@ static const struct tracer_field_format cudart_cudaGraphInstantiateWithParams_fo
     {"instantiateParams_vals", NULL, &cudart_record_69},
 };
 
+static const int64_t cudart_cudaGraphExecGetFlags_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExecGetFlags_slots[] = {
     {"graphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"flags", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4808,6 +6137,11 @@ static const struct tracer_slot cudart_cudaGraphExecGetFlags_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphExecGetFlags_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphExecKernelNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphExecKernelNodeSetParams_slots[] = {
@@ -4823,6 +6157,11 @@ static const struct tracer_field_format cudart_cudaGraphExecKernelNodeSetParams_
     {"pNodeParams_vals", NULL, &cudart_record_56},
 };
 
+static const int64_t cudart_cudaGraphExecMemcpyNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExecMemcpyNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"node", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4834,6 +6173,11 @@ static const struct tracer_field_format cudart_cudaGraphExecMemcpyNodeSetParams_
     {"result", &cudart_names_1, NULL},
     {"pNodeParams_bytes", NULL, &cudart_record_9},
     {"pNodeParams_vals", NULL, &cudart_record_9},
+};
+
+static const int64_t cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_slots[] = {
@@ -4852,6 +6196,11 @@ static const struct tracer_field_format cudart_cudaGraphExecMemcpyNodeSetParamsT
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"node", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4866,6 +6215,11 @@ static const struct tracer_slot cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbo
 static const struct tracer_field_format cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_formats[] = {
     {"result", &cudart_names_1, NULL},
     {"kind", &cudart_names_4, NULL},
+};
+
+static const int64_t cudart_cudaGraphExecMemcpyNodeSetParams1D_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphExecMemcpyNodeSetParams1D_slots[] = {
@@ -4883,6 +6237,11 @@ static const struct tracer_field_format cudart_cudaGraphExecMemcpyNodeSetParams1
     {"kind", &cudart_names_4, NULL},
 };
 
+static const int64_t cudart_cudaGraphExecMemsetNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExecMemsetNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"node", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4894,6 +6253,11 @@ static const struct tracer_field_format cudart_cudaGraphExecMemsetNodeSetParams_
     {"result", &cudart_names_1, NULL},
     {"pNodeParams_bytes", NULL, &cudart_record_12},
     {"pNodeParams_vals", NULL, &cudart_record_12},
+};
+
+static const int64_t cudart_cudaGraphExecHostNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphExecHostNodeSetParams_slots[] = {
@@ -4909,6 +6273,11 @@ static const struct tracer_field_format cudart_cudaGraphExecHostNodeSetParams_fo
     {"pNodeParams_vals", NULL, &cudart_record_15},
 };
 
+static const int64_t cudart_cudaGraphExecChildGraphNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExecChildGraphNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"node", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4918,6 +6287,11 @@ static const struct tracer_slot cudart_cudaGraphExecChildGraphNodeSetParams_slot
 
 static const struct tracer_field_format cudart_cudaGraphExecChildGraphNodeSetParams_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphExecEventRecordNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphExecEventRecordNodeSetEvent_slots[] = {
@@ -4931,6 +6305,11 @@ static const struct tracer_field_format cudart_cudaGraphExecEventRecordNodeSetEv
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphExecEventWaitNodeSetEvent_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExecEventWaitNodeSetEvent_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4940,6 +6319,11 @@ static const struct tracer_slot cudart_cudaGraphExecEventWaitNodeSetEvent_slots[
 
 static const struct tracer_field_format cudart_cudaGraphExecEventWaitNodeSetEvent_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_slots[] = {
@@ -4955,6 +6339,11 @@ static const struct tracer_field_format cudart_cudaGraphExecExternalSemaphoresSi
     {"nodeParams_vals", NULL, &cudart_record_58},
 };
 
+static const int64_t cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4968,6 +6357,11 @@ static const struct tracer_field_format cudart_cudaGraphExecExternalSemaphoresWa
     {"nodeParams_vals", NULL, &cudart_record_60},
 };
 
+static const int64_t cudart_cudaGraphNodeSetEnabled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphNodeSetEnabled_slots[] = {
     {"hGraphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"hNode", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -4977,6 +6371,11 @@ static const struct tracer_slot cudart_cudaGraphNodeSetEnabled_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphNodeSetEnabled_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphNodeGetEnabled_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphNodeGetEnabled_slots[] = {
@@ -4989,6 +6388,11 @@ static const struct tracer_slot cudart_cudaGraphNodeGetEnabled_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphNodeGetEnabled_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphExecUpdate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphExecUpdate_slots[] = {
@@ -5004,6 +6408,11 @@ static const struct tracer_field_format cudart_cudaGraphExecUpdate_formats[] = {
     {"resultInfo_vals", NULL, &cudart_record_70},
 };
 
+static const int64_t cudart_cudaGraphUpload_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphUpload_slots[] = {
     {"graphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"stream", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5012,6 +6421,11 @@ static const struct tracer_slot cudart_cudaGraphUpload_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphUpload_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphLaunch_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphLaunch_slots[] = {
@@ -5024,6 +6438,11 @@ static const struct tracer_field_format cudart_cudaGraphLaunch_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphExecDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphExecDestroy_slots[] = {
     {"graphExec", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5031,6 +6450,11 @@ static const struct tracer_slot cudart_cudaGraphExecDestroy_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphExecDestroy_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphDestroy_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphDestroy_slots[] = {
@@ -5042,6 +6466,11 @@ static const struct tracer_field_format cudart_cudaGraphDestroy_formats[] = {
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphDebugDotPrint_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphDebugDotPrint_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"path", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5051,6 +6480,11 @@ static const struct tracer_slot cudart_cudaGraphDebugDotPrint_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphDebugDotPrint_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaUserObjectCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaUserObjectCreate_slots[] = {
@@ -5067,6 +6501,11 @@ static const struct tracer_field_format cudart_cudaUserObjectCreate_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaUserObjectRetain_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaUserObjectRetain_slots[] = {
     {"object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5077,6 +6516,11 @@ static const struct tracer_field_format cudart_cudaUserObjectRetain_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaUserObjectRelease_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaUserObjectRelease_slots[] = {
     {"object", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"count", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5085,6 +6529,11 @@ static const struct tracer_slot cudart_cudaUserObjectRelease_slots[] = {
 
 static const struct tracer_field_format cudart_cudaUserObjectRelease_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphRetainUserObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphRetainUserObject_slots[] = {
@@ -5099,6 +6548,11 @@ static const struct tracer_field_format cudart_cudaGraphRetainUserObject_formats
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaGraphReleaseUserObject_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphReleaseUserObject_slots[] = {
     {"graph", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"object", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5108,6 +6562,11 @@ static const struct tracer_slot cudart_cudaGraphReleaseUserObject_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGraphReleaseUserObject_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGraphAddNode_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphAddNode_slots[] = {
@@ -5129,6 +6588,11 @@ static const struct tracer_field_format cudart_cudaGraphAddNode_formats[] = {
     {"nodeParams_vals", NULL, &cudart_record_66},
 };
 
+static const int64_t cudart_cudaGraphNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphNodeSetParams_slots[] = {
     {"node", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"nodeParams", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5139,6 +6603,11 @@ static const struct tracer_field_format cudart_cudaGraphNodeSetParams_formats[] 
     {"result", &cudart_names_1, NULL},
     {"nodeParams_bytes", NULL, &cudart_record_66},
     {"nodeParams_vals", NULL, &cudart_record_66},
+};
+
+static const int64_t cudart_cudaGraphExecNodeSetParams_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGraphExecNodeSetParams_slots[] = {
@@ -5154,6 +6623,11 @@ static const struct tracer_field_format cudart_cudaGraphExecNodeSetParams_format
     {"nodeParams_vals", NULL, &cudart_record_66},
 };
 
+static const int64_t cudart_cudaGraphConditionalHandleCreate_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGraphConditionalHandleCreate_slots[] = {
     {"pHandle_out", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"graph", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5165,6 +6639,11 @@ static const struct tracer_slot cudart_cudaGraphConditionalHandleCreate_slots[] 
 
 static const struct tracer_field_format cudart_cudaGraphConditionalHandleCreate_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetDriverEntryPoint_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetDriverEntryPoint_slots[] = {
@@ -5183,6 +6662,11 @@ static const struct tracer_field_format cudart_cudaGetDriverEntryPoint_formats[]
     {"driverStatus_vals", &cudart_names_59, NULL},
 };
 
+static const int64_t cudart_cudaGetDriverEntryPointByVersion_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetDriverEntryPointByVersion_slots[] = {
     {"symbol", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"funcPtr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5198,6 +6682,11 @@ static const struct tracer_field_format cudart_cudaGetDriverEntryPointByVersion_
     {"result", &cudart_names_1, NULL},
     {"driverStatus_val", &cudart_names_59, NULL},
     {"driverStatus_vals", &cudart_names_59, NULL},
+};
+
+static const int64_t cudart_cudaLibraryLoadData_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLibraryLoadData_slots[] = {
@@ -5225,6 +6714,11 @@ static const struct tracer_field_format cudart_cudaLibraryLoadData_formats[] = {
     {"libraryOptions_vals", &cudart_names_46, NULL},
 };
 
+static const int64_t cudart_cudaLibraryLoadFromFile_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLibraryLoadFromFile_slots[] = {
     {"library", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"fileName", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5250,6 +6744,11 @@ static const struct tracer_field_format cudart_cudaLibraryLoadFromFile_formats[]
     {"libraryOptions_vals", &cudart_names_46, NULL},
 };
 
+static const int64_t cudart_cudaLibraryUnload_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLibraryUnload_slots[] = {
     {"library", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -5257,6 +6756,11 @@ static const struct tracer_slot cudart_cudaLibraryUnload_slots[] = {
 
 static const struct tracer_field_format cudart_cudaLibraryUnload_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaLibraryGetKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLibraryGetKernel_slots[] = {
@@ -5269,6 +6773,11 @@ static const struct tracer_slot cudart_cudaLibraryGetKernel_slots[] = {
 
 static const struct tracer_field_format cudart_cudaLibraryGetKernel_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaLibraryGetGlobal_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLibraryGetGlobal_slots[] = {
@@ -5285,6 +6794,11 @@ static const struct tracer_field_format cudart_cudaLibraryGetGlobal_formats[] = 
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaLibraryGetManaged_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLibraryGetManaged_slots[] = {
     {"dptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"bytes", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5299,6 +6813,11 @@ static const struct tracer_field_format cudart_cudaLibraryGetManaged_formats[] =
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaLibraryGetUnifiedFunction_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLibraryGetUnifiedFunction_slots[] = {
     {"fptr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"library", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5309,6 +6828,11 @@ static const struct tracer_slot cudart_cudaLibraryGetUnifiedFunction_slots[] = {
 
 static const struct tracer_field_format cudart_cudaLibraryGetUnifiedFunction_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaLibraryGetKernelCount_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaLibraryGetKernelCount_slots[] = {
@@ -5322,6 +6846,11 @@ static const struct tracer_field_format cudart_cudaLibraryGetKernelCount_formats
     {"result", &cudart_names_1, NULL},
 };
 
+static const int64_t cudart_cudaLibraryEnumerateKernels_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaLibraryEnumerateKernels_slots[] = {
     {"kernels", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"numKernels", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
@@ -5332,6 +6861,11 @@ static const struct tracer_slot cudart_cudaLibraryEnumerateKernels_slots[] = {
 
 static const struct tracer_field_format cudart_cudaLibraryEnumerateKernels_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaKernelSetAttributeForDevice_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaKernelSetAttributeForDevice_slots[] = {
@@ -5347,6 +6881,11 @@ static const struct tracer_field_format cudart_cudaKernelSetAttributeForDevice_f
     {"attr", &cudart_names_18, NULL},
 };
 
+static const int64_t cudart_cudaGetExportTable_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetExportTable_slots[] = {
     {"ppExportTable", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"pExportTableId", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5360,6 +6899,11 @@ static const struct tracer_field_format cudart_cudaGetExportTable_formats[] = {
     {"pExportTableId_vals", NULL, NULL},
 };
 
+static const int64_t cudart_cudaGetFuncBySymbol_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot cudart_cudaGetFuncBySymbol_slots[] = {
     {"functionPtr", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"symbolPtr", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
@@ -5369,6 +6913,11 @@ static const struct tracer_slot cudart_cudaGetFuncBySymbol_slots[] = {
 
 static const struct tracer_field_format cudart_cudaGetFuncBySymbol_formats[] = {
     {"result", &cudart_names_1, NULL},
+};
+
+static const int64_t cudart_cudaGetKernel_ok_statuses[] = {
+    INT64_C(0),
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot cudart_cudaGetKernel_slots[] = {
@@ -5384,1243 +6933,1243 @@ static const struct tracer_field_format cudart_cudaGetKernel_formats[] = {
 
 static const struct tracer_function_desc cudart_functions[] = {
     {"cudaDeviceReset", TRACER_STATUS_RESULT, cudart_cudaDeviceReset_slots, 1, 4,
-     0,
+     0, cudart_cudaDeviceReset_ok_statuses, 1,
      cudart_cudaDeviceReset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSynchronize", TRACER_STATUS_RESULT, cudart_cudaDeviceSynchronize_slots, 1, 4,
-     0,
+     0, cudart_cudaDeviceSynchronize_ok_statuses, 1,
      cudart_cudaDeviceSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetLimit", TRACER_STATUS_RESULT, cudart_cudaDeviceSetLimit_slots, 3, 6,
-     0,
+     0, cudart_cudaDeviceSetLimit_ok_statuses, 1,
      cudart_cudaDeviceSetLimit_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetLimit", TRACER_STATUS_RESULT, cudart_cudaDeviceGetLimit_slots, 4, 7,
-     0,
+     0, cudart_cudaDeviceGetLimit_ok_statuses, 1,
      cudart_cudaDeviceGetLimit_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetTexture1DLinearMaxWidth", TRACER_STATUS_RESULT, cudart_cudaDeviceGetTexture1DLinearMaxWidth_slots, 5, 8,
-     1,
+     1, cudart_cudaDeviceGetTexture1DLinearMaxWidth_ok_statuses, 1,
      cudart_cudaDeviceGetTexture1DLinearMaxWidth_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetCacheConfig", TRACER_STATUS_RESULT, cudart_cudaDeviceGetCacheConfig_slots, 3, 6,
-     0,
+     0, cudart_cudaDeviceGetCacheConfig_ok_statuses, 1,
      cudart_cudaDeviceGetCacheConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetStreamPriorityRange", TRACER_STATUS_RESULT, cudart_cudaDeviceGetStreamPriorityRange_slots, 5, 8,
-     0,
+     0, cudart_cudaDeviceGetStreamPriorityRange_ok_statuses, 1,
      cudart_cudaDeviceGetStreamPriorityRange_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetCacheConfig", TRACER_STATUS_RESULT, cudart_cudaDeviceSetCacheConfig_slots, 2, 5,
-     0,
+     0, cudart_cudaDeviceSetCacheConfig_ok_statuses, 1,
      cudart_cudaDeviceSetCacheConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetByPCIBusId", TRACER_STATUS_RESULT, cudart_cudaDeviceGetByPCIBusId_slots, 4, 7,
-     1,
+     1, cudart_cudaDeviceGetByPCIBusId_ok_statuses, 1,
      cudart_cudaDeviceGetByPCIBusId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetPCIBusId", TRACER_STATUS_RESULT, cudart_cudaDeviceGetPCIBusId_slots, 5, 8,
-     0,
+     0, cudart_cudaDeviceGetPCIBusId_ok_statuses, 1,
      cudart_cudaDeviceGetPCIBusId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcGetEventHandle", TRACER_STATUS_RESULT, cudart_cudaIpcGetEventHandle_slots, 3, 6,
-     0,
+     0, cudart_cudaIpcGetEventHandle_ok_statuses, 1,
      cudart_cudaIpcGetEventHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcOpenEventHandle", TRACER_STATUS_RESULT, cudart_cudaIpcOpenEventHandle_slots, 3, 6,
-     1,
+     1, cudart_cudaIpcOpenEventHandle_ok_statuses, 1,
      cudart_cudaIpcOpenEventHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcGetMemHandle", TRACER_STATUS_RESULT, cudart_cudaIpcGetMemHandle_slots, 3, 6,
-     0,
+     0, cudart_cudaIpcGetMemHandle_ok_statuses, 1,
      cudart_cudaIpcGetMemHandle_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcOpenMemHandle", TRACER_STATUS_RESULT, cudart_cudaIpcOpenMemHandle_slots, 4, 7,
-     1,
+     1, cudart_cudaIpcOpenMemHandle_ok_statuses, 1,
      cudart_cudaIpcOpenMemHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaIpcCloseMemHandle", TRACER_STATUS_RESULT, cudart_cudaIpcCloseMemHandle_slots, 2, 5,
-     0,
+     0, cudart_cudaIpcCloseMemHandle_ok_statuses, 1,
      cudart_cudaIpcCloseMemHandle_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceFlushGPUDirectRDMAWrites", TRACER_STATUS_RESULT, cudart_cudaDeviceFlushGPUDirectRDMAWrites_slots, 3, 6,
-     0,
+     0, cudart_cudaDeviceFlushGPUDirectRDMAWrites_ok_statuses, 1,
      cudart_cudaDeviceFlushGPUDirectRDMAWrites_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceRegisterAsyncNotification", TRACER_STATUS_RESULT, cudart_cudaDeviceRegisterAsyncNotification_slots, 6, 9,
-     0,
+     0, cudart_cudaDeviceRegisterAsyncNotification_ok_statuses, 1,
      cudart_cudaDeviceRegisterAsyncNotification_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceUnregisterAsyncNotification", TRACER_STATUS_RESULT, cudart_cudaDeviceUnregisterAsyncNotification_slots, 3, 6,
-     0,
+     0, cudart_cudaDeviceUnregisterAsyncNotification_ok_statuses, 1,
      cudart_cudaDeviceUnregisterAsyncNotification_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetSharedMemConfig", TRACER_STATUS_RESULT, cudart_cudaDeviceGetSharedMemConfig_slots, 3, 6,
-     0,
+     0, cudart_cudaDeviceGetSharedMemConfig_ok_statuses, 1,
      cudart_cudaDeviceGetSharedMemConfig_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetSharedMemConfig", TRACER_STATUS_RESULT, cudart_cudaDeviceSetSharedMemConfig_slots, 2, 5,
-     0,
+     0, cudart_cudaDeviceSetSharedMemConfig_ok_statuses, 1,
      cudart_cudaDeviceSetSharedMemConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetLastError", TRACER_STATUS_RESULT, cudart_cudaGetLastError_slots, 1, 4,
-     0,
+     0, cudart_cudaGetLastError_ok_statuses, 1,
      cudart_cudaGetLastError_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaPeekAtLastError", TRACER_STATUS_RESULT, cudart_cudaPeekAtLastError_slots, 1, 4,
-     0,
+     0, cudart_cudaPeekAtLastError_ok_statuses, 1,
      cudart_cudaPeekAtLastError_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetErrorName", TRACER_STATUS_NONE, cudart_cudaGetErrorName_slots, 2, 6,
-     0,
+     0, cudart_cudaGetErrorName_ok_statuses, 0,
      cudart_cudaGetErrorName_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetErrorString", TRACER_STATUS_NONE, cudart_cudaGetErrorString_slots, 2, 6,
-     0,
+     0, cudart_cudaGetErrorString_ok_statuses, 0,
      cudart_cudaGetErrorString_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDeviceCount", TRACER_STATUS_RESULT, cudart_cudaGetDeviceCount_slots, 3, 6,
-     0,
+     0, cudart_cudaGetDeviceCount_ok_statuses, 1,
      cudart_cudaGetDeviceCount_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDeviceProperties", TRACER_STATUS_RESULT, cudart_cudaGetDeviceProperties_slots, 3, 6,
-     0,
+     0, cudart_cudaGetDeviceProperties_ok_statuses, 1,
      cudart_cudaGetDeviceProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetAttribute", TRACER_STATUS_RESULT, cudart_cudaDeviceGetAttribute_slots, 5, 8,
-     0,
+     0, cudart_cudaDeviceGetAttribute_ok_statuses, 1,
      cudart_cudaDeviceGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetHostAtomicCapabilities", TRACER_STATUS_RESULT, cudart_cudaDeviceGetHostAtomicCapabilities_slots, 6, 9,
-     0,
+     0, cudart_cudaDeviceGetHostAtomicCapabilities_ok_statuses, 1,
      cudart_cudaDeviceGetHostAtomicCapabilities_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetDefaultMemPool", TRACER_STATUS_RESULT, cudart_cudaDeviceGetDefaultMemPool_slots, 4, 7,
-     0,
+     0, cudart_cudaDeviceGetDefaultMemPool_ok_statuses, 1,
      cudart_cudaDeviceGetDefaultMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetMemPool", TRACER_STATUS_RESULT, cudart_cudaDeviceSetMemPool_slots, 3, 6,
-     0,
+     0, cudart_cudaDeviceSetMemPool_ok_statuses, 1,
      cudart_cudaDeviceSetMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetMemPool", TRACER_STATUS_RESULT, cudart_cudaDeviceGetMemPool_slots, 4, 7,
-     0,
+     0, cudart_cudaDeviceGetMemPool_ok_statuses, 1,
      cudart_cudaDeviceGetMemPool_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetNvSciSyncAttributes", TRACER_STATUS_RESULT, cudart_cudaDeviceGetNvSciSyncAttributes_slots, 4, 7,
-     0,
+     0, cudart_cudaDeviceGetNvSciSyncAttributes_ok_statuses, 1,
      cudart_cudaDeviceGetNvSciSyncAttributes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetP2PAttribute", TRACER_STATUS_RESULT, cudart_cudaDeviceGetP2PAttribute_slots, 6, 9,
-     0,
+     0, cudart_cudaDeviceGetP2PAttribute_ok_statuses, 1,
      cudart_cudaDeviceGetP2PAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetP2PAtomicCapabilities", TRACER_STATUS_RESULT, cudart_cudaDeviceGetP2PAtomicCapabilities_slots, 7, 10,
-     0,
+     0, cudart_cudaDeviceGetP2PAtomicCapabilities_ok_statuses, 1,
      cudart_cudaDeviceGetP2PAtomicCapabilities_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaChooseDevice", TRACER_STATUS_RESULT, cudart_cudaChooseDevice_slots, 4, 7,
-     1,
+     1, cudart_cudaChooseDevice_ok_statuses, 1,
      cudart_cudaChooseDevice_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaInitDevice", TRACER_STATUS_RESULT, cudart_cudaInitDevice_slots, 4, 7,
-     0,
+     0, cudart_cudaInitDevice_ok_statuses, 1,
      cudart_cudaInitDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaSetDevice", TRACER_STATUS_RESULT, cudart_cudaSetDevice_slots, 2, 5,
-     0,
+     0, cudart_cudaSetDevice_ok_statuses, 1,
      cudart_cudaSetDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDevice", TRACER_STATUS_RESULT, cudart_cudaGetDevice_slots, 3, 6,
-     0,
+     0, cudart_cudaGetDevice_ok_statuses, 1,
      cudart_cudaGetDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaSetValidDevices", TRACER_STATUS_RESULT, cudart_cudaSetValidDevices_slots, 4, 7,
-     0,
+     0, cudart_cudaSetValidDevices_ok_statuses, 1,
      cudart_cudaSetValidDevices_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaSetDeviceFlags", TRACER_STATUS_RESULT, cudart_cudaSetDeviceFlags_slots, 2, 5,
-     0,
+     0, cudart_cudaSetDeviceFlags_ok_statuses, 1,
      cudart_cudaSetDeviceFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDeviceFlags", TRACER_STATUS_RESULT, cudart_cudaGetDeviceFlags_slots, 3, 6,
-     0,
+     0, cudart_cudaGetDeviceFlags_ok_statuses, 1,
      cudart_cudaGetDeviceFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamCreate", TRACER_STATUS_RESULT, cudart_cudaStreamCreate_slots, 3, 6,
-     0,
+     0, cudart_cudaStreamCreate_ok_statuses, 1,
      cudart_cudaStreamCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamCreateWithFlags", TRACER_STATUS_RESULT, cudart_cudaStreamCreateWithFlags_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamCreateWithFlags_ok_statuses, 1,
      cudart_cudaStreamCreateWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamCreateWithPriority", TRACER_STATUS_RESULT, cudart_cudaStreamCreateWithPriority_slots, 5, 8,
-     0,
+     0, cudart_cudaStreamCreateWithPriority_ok_statuses, 1,
      cudart_cudaStreamCreateWithPriority_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetPriority", TRACER_STATUS_RESULT, cudart_cudaStreamGetPriority_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamGetPriority_ok_statuses, 1,
      cudart_cudaStreamGetPriority_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetFlags", TRACER_STATUS_RESULT, cudart_cudaStreamGetFlags_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamGetFlags_ok_statuses, 1,
      cudart_cudaStreamGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetId", TRACER_STATUS_RESULT, cudart_cudaStreamGetId_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamGetId_ok_statuses, 1,
      cudart_cudaStreamGetId_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetDevice", TRACER_STATUS_RESULT, cudart_cudaStreamGetDevice_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamGetDevice_ok_statuses, 1,
      cudart_cudaStreamGetDevice_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaCtxResetPersistingL2Cache", TRACER_STATUS_RESULT, cudart_cudaCtxResetPersistingL2Cache_slots, 1, 4,
-     0,
+     0, cudart_cudaCtxResetPersistingL2Cache_ok_statuses, 1,
      cudart_cudaCtxResetPersistingL2Cache_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamCopyAttributes", TRACER_STATUS_RESULT, cudart_cudaStreamCopyAttributes_slots, 3, 6,
-     0,
+     0, cudart_cudaStreamCopyAttributes_ok_statuses, 1,
      cudart_cudaStreamCopyAttributes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetAttribute", TRACER_STATUS_RESULT, cudart_cudaStreamGetAttribute_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamGetAttribute_ok_statuses, 1,
      cudart_cudaStreamGetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamSetAttribute", TRACER_STATUS_RESULT, cudart_cudaStreamSetAttribute_slots, 4, 7,
-     1,
+     1, cudart_cudaStreamSetAttribute_ok_statuses, 1,
      cudart_cudaStreamSetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamDestroy", TRACER_STATUS_RESULT, cudart_cudaStreamDestroy_slots, 2, 5,
-     0,
+     0, cudart_cudaStreamDestroy_ok_statuses, 1,
      cudart_cudaStreamDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamWaitEvent", TRACER_STATUS_RESULT, cudart_cudaStreamWaitEvent_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamWaitEvent_ok_statuses, 1,
      cudart_cudaStreamWaitEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamAddCallback", TRACER_STATUS_RESULT, cudart_cudaStreamAddCallback_slots, 5, 8,
-     0,
+     0, cudart_cudaStreamAddCallback_ok_statuses, 1,
      cudart_cudaStreamAddCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamSynchronize", TRACER_STATUS_RESULT, cudart_cudaStreamSynchronize_slots, 2, 5,
-     0,
+     0, cudart_cudaStreamSynchronize_ok_statuses, 1,
      cudart_cudaStreamSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamQuery", TRACER_STATUS_RESULT, cudart_cudaStreamQuery_slots, 2, 5,
-     0,
+     0, cudart_cudaStreamQuery_ok_statuses, 2,
      cudart_cudaStreamQuery_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamAttachMemAsync", TRACER_STATUS_RESULT, cudart_cudaStreamAttachMemAsync_slots, 5, 8,
-     0,
+     0, cudart_cudaStreamAttachMemAsync_ok_statuses, 1,
      cudart_cudaStreamAttachMemAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamBeginCapture", TRACER_STATUS_RESULT, cudart_cudaStreamBeginCapture_slots, 3, 6,
-     0,
+     0, cudart_cudaStreamBeginCapture_ok_statuses, 1,
      cudart_cudaStreamBeginCapture_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamBeginCaptureToGraph", TRACER_STATUS_RESULT, cudart_cudaStreamBeginCaptureToGraph_slots, 7, 10,
-     1,
+     1, cudart_cudaStreamBeginCaptureToGraph_ok_statuses, 1,
      cudart_cudaStreamBeginCaptureToGraph_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaThreadExchangeStreamCaptureMode", TRACER_STATUS_RESULT, cudart_cudaThreadExchangeStreamCaptureMode_slots, 3, 6,
-     0,
+     0, cudart_cudaThreadExchangeStreamCaptureMode_ok_statuses, 1,
      cudart_cudaThreadExchangeStreamCaptureMode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamEndCapture", TRACER_STATUS_RESULT, cudart_cudaStreamEndCapture_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamEndCapture_ok_statuses, 1,
      cudart_cudaStreamEndCapture_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamIsCapturing", TRACER_STATUS_RESULT, cudart_cudaStreamIsCapturing_slots, 4, 7,
-     0,
+     0, cudart_cudaStreamIsCapturing_ok_statuses, 1,
      cudart_cudaStreamIsCapturing_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamGetCaptureInfo", TRACER_STATUS_RESULT, cudart_cudaStreamGetCaptureInfo_slots, 14, 17,
-     0,
+     0, cudart_cudaStreamGetCaptureInfo_ok_statuses, 1,
      cudart_cudaStreamGetCaptureInfo_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaStreamUpdateCaptureDependencies", TRACER_STATUS_RESULT, cudart_cudaStreamUpdateCaptureDependencies_slots, 7, 10,
-     1,
+     1, cudart_cudaStreamUpdateCaptureDependencies_ok_statuses, 1,
      cudart_cudaStreamUpdateCaptureDependencies_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventCreate", TRACER_STATUS_RESULT, cudart_cudaEventCreate_slots, 3, 6,
-     0,
+     0, cudart_cudaEventCreate_ok_statuses, 1,
      cudart_cudaEventCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventCreateWithFlags", TRACER_STATUS_RESULT, cudart_cudaEventCreateWithFlags_slots, 4, 7,
-     0,
+     0, cudart_cudaEventCreateWithFlags_ok_statuses, 1,
      cudart_cudaEventCreateWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventRecord", TRACER_STATUS_RESULT, cudart_cudaEventRecord_slots, 3, 6,
-     0,
+     0, cudart_cudaEventRecord_ok_statuses, 1,
      cudart_cudaEventRecord_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventRecordWithFlags", TRACER_STATUS_RESULT, cudart_cudaEventRecordWithFlags_slots, 4, 7,
-     0,
+     0, cudart_cudaEventRecordWithFlags_ok_statuses, 1,
      cudart_cudaEventRecordWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventQuery", TRACER_STATUS_RESULT, cudart_cudaEventQuery_slots, 2, 5,
-     0,
+     0, cudart_cudaEventQuery_ok_statuses, 2,
      cudart_cudaEventQuery_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventSynchronize", TRACER_STATUS_RESULT, cudart_cudaEventSynchronize_slots, 2, 5,
-     0,
+     0, cudart_cudaEventSynchronize_ok_statuses, 1,
      cudart_cudaEventSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"cudaEventDestroy", TRACER_STATUS_RESULT, cudart_cudaEventDestroy_slots, 2, 5,
-     0,
+     0, cudart_cudaEventDestroy_ok_statuses, 1,
      cudart_cudaEventDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaEventElapsedTime", TRACER_STATUS_RESULT, cudart_cudaEventElapsedTime_slots, 5, 8,
-     0,
+     0, cudart_cudaEventElapsedTime_ok_statuses, 1,
      cudart_cudaEventElapsedTime_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaImportExternalMemory", TRACER_STATUS_RESULT, cudart_cudaImportExternalMemory_slots, 4, 7,
-     1,
+     1, cudart_cudaImportExternalMemory_ok_statuses, 1,
      cudart_cudaImportExternalMemory_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaExternalMemoryGetMappedBuffer", TRACER_STATUS_RESULT, cudart_cudaExternalMemoryGetMappedBuffer_slots, 5, 8,
-     1,
+     1, cudart_cudaExternalMemoryGetMappedBuffer_ok_statuses, 1,
      cudart_cudaExternalMemoryGetMappedBuffer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaExternalMemoryGetMappedMipmappedArray", TRACER_STATUS_RESULT, cudart_cudaExternalMemoryGetMappedMipmappedArray_slots, 5, 8,
-     1,
+     1, cudart_cudaExternalMemoryGetMappedMipmappedArray_ok_statuses, 1,
      cudart_cudaExternalMemoryGetMappedMipmappedArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDestroyExternalMemory", TRACER_STATUS_RESULT, cudart_cudaDestroyExternalMemory_slots, 2, 5,
-     0,
+     0, cudart_cudaDestroyExternalMemory_ok_statuses, 1,
      cudart_cudaDestroyExternalMemory_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaImportExternalSemaphore", TRACER_STATUS_RESULT, cudart_cudaImportExternalSemaphore_slots, 4, 7,
-     1,
+     1, cudart_cudaImportExternalSemaphore_ok_statuses, 1,
      cudart_cudaImportExternalSemaphore_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaSignalExternalSemaphoresAsync", TRACER_STATUS_RESULT, cudart_cudaSignalExternalSemaphoresAsync_slots, 5, 8,
-     1,
+     1, cudart_cudaSignalExternalSemaphoresAsync_ok_statuses, 1,
      cudart_cudaSignalExternalSemaphoresAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaWaitExternalSemaphoresAsync", TRACER_STATUS_RESULT, cudart_cudaWaitExternalSemaphoresAsync_slots, 5, 8,
-     1,
+     1, cudart_cudaWaitExternalSemaphoresAsync_ok_statuses, 1,
      cudart_cudaWaitExternalSemaphoresAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDestroyExternalSemaphore", TRACER_STATUS_RESULT, cudart_cudaDestroyExternalSemaphore_slots, 2, 5,
-     0,
+     0, cudart_cudaDestroyExternalSemaphore_ok_statuses, 1,
      cudart_cudaDestroyExternalSemaphore_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLaunchKernel", TRACER_STATUS_RESULT, cudart_cudaLaunchKernel_slots, 6, 9,
-     2,
+     2, cudart_cudaLaunchKernel_ok_statuses, 1,
      cudart_cudaLaunchKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLaunchKernelExC", TRACER_STATUS_RESULT, cudart_cudaLaunchKernelExC_slots, 5, 8,
-     1,
+     1, cudart_cudaLaunchKernelExC_ok_statuses, 1,
      cudart_cudaLaunchKernelExC_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLaunchCooperativeKernel", TRACER_STATUS_RESULT, cudart_cudaLaunchCooperativeKernel_slots, 6, 9,
-     2,
+     2, cudart_cudaLaunchCooperativeKernel_ok_statuses, 1,
      cudart_cudaLaunchCooperativeKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncSetCacheConfig", TRACER_STATUS_RESULT, cudart_cudaFuncSetCacheConfig_slots, 3, 6,
-     0,
+     0, cudart_cudaFuncSetCacheConfig_ok_statuses, 1,
      cudart_cudaFuncSetCacheConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncGetAttributes", TRACER_STATUS_RESULT, cudart_cudaFuncGetAttributes_slots, 3, 6,
-     0,
+     0, cudart_cudaFuncGetAttributes_ok_statuses, 1,
      cudart_cudaFuncGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncSetAttribute", TRACER_STATUS_RESULT, cudart_cudaFuncSetAttribute_slots, 4, 7,
-     0,
+     0, cudart_cudaFuncSetAttribute_ok_statuses, 1,
      cudart_cudaFuncSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncGetName", TRACER_STATUS_RESULT, cudart_cudaFuncGetName_slots, 4, 7,
-     0,
+     0, cudart_cudaFuncGetName_ok_statuses, 1,
      cudart_cudaFuncGetName_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncGetParamInfo", TRACER_STATUS_RESULT, cudart_cudaFuncGetParamInfo_slots, 7, 10,
-     0,
+     0, cudart_cudaFuncGetParamInfo_ok_statuses, 1,
      cudart_cudaFuncGetParamInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLaunchHostFunc", TRACER_STATUS_RESULT, cudart_cudaLaunchHostFunc_slots, 4, 7,
-     0,
+     0, cudart_cudaLaunchHostFunc_ok_statuses, 1,
      cudart_cudaLaunchHostFunc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFuncSetSharedMemConfig", TRACER_STATUS_RESULT, cudart_cudaFuncSetSharedMemConfig_slots, 3, 6,
-     0,
+     0, cudart_cudaFuncSetSharedMemConfig_ok_statuses, 1,
      cudart_cudaFuncSetSharedMemConfig_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", TRACER_STATUS_RESULT, cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_slots, 6, 9,
-     0,
+     0, cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_ok_statuses, 1,
      cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyAvailableDynamicSMemPerBlock", TRACER_STATUS_RESULT, cudart_cudaOccupancyAvailableDynamicSMemPerBlock_slots, 6, 9,
-     0,
+     0, cudart_cudaOccupancyAvailableDynamicSMemPerBlock_ok_statuses, 1,
      cudart_cudaOccupancyAvailableDynamicSMemPerBlock_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", TRACER_STATUS_RESULT, cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slots, 7, 10,
-     0,
+     0, cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_ok_statuses, 1,
      cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyMaxPotentialClusterSize", TRACER_STATUS_RESULT, cudart_cudaOccupancyMaxPotentialClusterSize_slots, 5, 8,
-     1,
+     1, cudart_cudaOccupancyMaxPotentialClusterSize_ok_statuses, 1,
      cudart_cudaOccupancyMaxPotentialClusterSize_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaOccupancyMaxActiveClusters", TRACER_STATUS_RESULT, cudart_cudaOccupancyMaxActiveClusters_slots, 5, 8,
-     1,
+     1, cudart_cudaOccupancyMaxActiveClusters_ok_statuses, 1,
      cudart_cudaOccupancyMaxActiveClusters_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocManaged", TRACER_STATUS_RESULT, cudart_cudaMallocManaged_slots, 5, 8,
-     0,
+     0, cudart_cudaMallocManaged_ok_statuses, 1,
      cudart_cudaMallocManaged_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaMalloc", TRACER_STATUS_RESULT, cudart_cudaMalloc_slots, 4, 7,
-     0,
+     0, cudart_cudaMalloc_ok_statuses, 1,
      cudart_cudaMalloc_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaMallocHost", TRACER_STATUS_RESULT, cudart_cudaMallocHost_slots, 4, 7,
-     0,
+     0, cudart_cudaMallocHost_ok_statuses, 1,
      cudart_cudaMallocHost_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaMallocPitch", TRACER_STATUS_RESULT, cudart_cudaMallocPitch_slots, 7, 10,
-     0,
+     0, cudart_cudaMallocPitch_ok_statuses, 1,
      cudart_cudaMallocPitch_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocArray", TRACER_STATUS_RESULT, cudart_cudaMallocArray_slots, 7, 10,
-     1,
+     1, cudart_cudaMallocArray_ok_statuses, 1,
      cudart_cudaMallocArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFree", TRACER_STATUS_RESULT, cudart_cudaFree_slots, 2, 5,
-     0,
+     0, cudart_cudaFree_ok_statuses, 1,
      cudart_cudaFree_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cudaFreeHost", TRACER_STATUS_RESULT, cudart_cudaFreeHost_slots, 2, 5,
-     0,
+     0, cudart_cudaFreeHost_ok_statuses, 1,
      cudart_cudaFreeHost_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cudaFreeArray", TRACER_STATUS_RESULT, cudart_cudaFreeArray_slots, 2, 5,
-     0,
+     0, cudart_cudaFreeArray_ok_statuses, 1,
      cudart_cudaFreeArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaFreeMipmappedArray", TRACER_STATUS_RESULT, cudart_cudaFreeMipmappedArray_slots, 2, 5,
-     0,
+     0, cudart_cudaFreeMipmappedArray_ok_statuses, 1,
      cudart_cudaFreeMipmappedArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaHostAlloc", TRACER_STATUS_RESULT, cudart_cudaHostAlloc_slots, 5, 8,
-     0,
+     0, cudart_cudaHostAlloc_ok_statuses, 1,
      cudart_cudaHostAlloc_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaHostRegister", TRACER_STATUS_RESULT, cudart_cudaHostRegister_slots, 4, 7,
-     0,
+     0, cudart_cudaHostRegister_ok_statuses, 1,
      cudart_cudaHostRegister_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaHostUnregister", TRACER_STATUS_RESULT, cudart_cudaHostUnregister_slots, 2, 5,
-     0,
+     0, cudart_cudaHostUnregister_ok_statuses, 1,
      cudart_cudaHostUnregister_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaHostGetDevicePointer", TRACER_STATUS_RESULT, cudart_cudaHostGetDevicePointer_slots, 5, 8,
-     0,
+     0, cudart_cudaHostGetDevicePointer_ok_statuses, 1,
      cudart_cudaHostGetDevicePointer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaHostGetFlags", TRACER_STATUS_RESULT, cudart_cudaHostGetFlags_slots, 4, 7,
-     0,
+     0, cudart_cudaHostGetFlags_ok_statuses, 1,
      cudart_cudaHostGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMalloc3D", TRACER_STATUS_RESULT, cudart_cudaMalloc3D_slots, 2, 5,
-     1,
+     1, cudart_cudaMalloc3D_ok_statuses, 1,
      cudart_cudaMalloc3D_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMalloc3DArray", TRACER_STATUS_RESULT, cudart_cudaMalloc3DArray_slots, 5, 8,
-     2,
+     2, cudart_cudaMalloc3DArray_ok_statuses, 1,
      cudart_cudaMalloc3DArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocMipmappedArray", TRACER_STATUS_RESULT, cudart_cudaMallocMipmappedArray_slots, 6, 9,
-     2,
+     2, cudart_cudaMallocMipmappedArray_ok_statuses, 1,
      cudart_cudaMallocMipmappedArray_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetMipmappedArrayLevel", TRACER_STATUS_RESULT, cudart_cudaGetMipmappedArrayLevel_slots, 5, 8,
-     0,
+     0, cudart_cudaGetMipmappedArrayLevel_ok_statuses, 1,
      cudart_cudaGetMipmappedArrayLevel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3D", TRACER_STATUS_RESULT, cudart_cudaMemcpy3D_slots, 2, 5,
-     1,
+     1, cudart_cudaMemcpy3D_ok_statuses, 1,
      cudart_cudaMemcpy3D_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3DPeer", TRACER_STATUS_RESULT, cudart_cudaMemcpy3DPeer_slots, 2, 5,
-     1,
+     1, cudart_cudaMemcpy3DPeer_ok_statuses, 1,
      cudart_cudaMemcpy3DPeer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3DAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy3DAsync_slots, 3, 6,
-     1,
+     1, cudart_cudaMemcpy3DAsync_ok_statuses, 1,
      cudart_cudaMemcpy3DAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3DPeerAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy3DPeerAsync_slots, 3, 6,
-     1,
+     1, cudart_cudaMemcpy3DPeerAsync_ok_statuses, 1,
      cudart_cudaMemcpy3DPeerAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemGetInfo", TRACER_STATUS_RESULT, cudart_cudaMemGetInfo_slots, 5, 8,
-     0,
+     0, cudart_cudaMemGetInfo_ok_statuses, 1,
      cudart_cudaMemGetInfo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaArrayGetInfo", TRACER_STATUS_RESULT, cudart_cudaArrayGetInfo_slots, 6, 9,
-     0,
+     0, cudart_cudaArrayGetInfo_ok_statuses, 1,
      cudart_cudaArrayGetInfo_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaArrayGetPlane", TRACER_STATUS_RESULT, cudart_cudaArrayGetPlane_slots, 5, 8,
-     0,
+     0, cudart_cudaArrayGetPlane_ok_statuses, 1,
      cudart_cudaArrayGetPlane_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaArrayGetMemoryRequirements", TRACER_STATUS_RESULT, cudart_cudaArrayGetMemoryRequirements_slots, 4, 7,
-     0,
+     0, cudart_cudaArrayGetMemoryRequirements_ok_statuses, 1,
      cudart_cudaArrayGetMemoryRequirements_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMipmappedArrayGetMemoryRequirements", TRACER_STATUS_RESULT, cudart_cudaMipmappedArrayGetMemoryRequirements_slots, 4, 7,
-     0,
+     0, cudart_cudaMipmappedArrayGetMemoryRequirements_ok_statuses, 1,
      cudart_cudaMipmappedArrayGetMemoryRequirements_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaArrayGetSparseProperties", TRACER_STATUS_RESULT, cudart_cudaArrayGetSparseProperties_slots, 3, 6,
-     0,
+     0, cudart_cudaArrayGetSparseProperties_ok_statuses, 1,
      cudart_cudaArrayGetSparseProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMipmappedArrayGetSparseProperties", TRACER_STATUS_RESULT, cudart_cudaMipmappedArrayGetSparseProperties_slots, 3, 6,
-     0,
+     0, cudart_cudaMipmappedArrayGetSparseProperties_ok_statuses, 1,
      cudart_cudaMipmappedArrayGetSparseProperties_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy", TRACER_STATUS_RESULT, cudart_cudaMemcpy_slots, 5, 8,
-     0,
+     0, cudart_cudaMemcpy_ok_statuses, 1,
      cudart_cudaMemcpy_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyPeer", TRACER_STATUS_RESULT, cudart_cudaMemcpyPeer_slots, 6, 9,
-     0,
+     0, cudart_cudaMemcpyPeer_ok_statuses, 1,
      cudart_cudaMemcpyPeer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2D", TRACER_STATUS_RESULT, cudart_cudaMemcpy2D_slots, 8, 11,
-     0,
+     0, cudart_cudaMemcpy2D_ok_statuses, 1,
      cudart_cudaMemcpy2D_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DToArray", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DToArray_slots, 9, 12,
-     0,
+     0, cudart_cudaMemcpy2DToArray_ok_statuses, 1,
      cudart_cudaMemcpy2DToArray_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DFromArray", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DFromArray_slots, 9, 12,
-     0,
+     0, cudart_cudaMemcpy2DFromArray_ok_statuses, 1,
      cudart_cudaMemcpy2DFromArray_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DArrayToArray", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DArrayToArray_slots, 10, 13,
-     0,
+     0, cudart_cudaMemcpy2DArrayToArray_ok_statuses, 1,
      cudart_cudaMemcpy2DArrayToArray_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyToSymbol", TRACER_STATUS_RESULT, cudart_cudaMemcpyToSymbol_slots, 6, 9,
-     0,
+     0, cudart_cudaMemcpyToSymbol_ok_statuses, 1,
      cudart_cudaMemcpyToSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyFromSymbol", TRACER_STATUS_RESULT, cudart_cudaMemcpyFromSymbol_slots, 6, 9,
-     0,
+     0, cudart_cudaMemcpyFromSymbol_ok_statuses, 1,
      cudart_cudaMemcpyFromSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyAsync_slots, 6, 9,
-     0,
+     0, cudart_cudaMemcpyAsync_ok_statuses, 1,
      cudart_cudaMemcpyAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyPeerAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyPeerAsync_slots, 7, 10,
-     0,
+     0, cudart_cudaMemcpyPeerAsync_ok_statuses, 1,
      cudart_cudaMemcpyPeerAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyBatchAsync_slots, 10, 13,
-     0,
+     0, cudart_cudaMemcpyBatchAsync_ok_statuses, 1,
      cudart_cudaMemcpyBatchAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy3DBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy3DBatchAsync_slots, 5, 8,
-     0,
+     0, cudart_cudaMemcpy3DBatchAsync_ok_statuses, 1,
      cudart_cudaMemcpy3DBatchAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DAsync_slots, 9, 12,
-     0,
+     0, cudart_cudaMemcpy2DAsync_ok_statuses, 1,
      cudart_cudaMemcpy2DAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DToArrayAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DToArrayAsync_slots, 10, 13,
-     0,
+     0, cudart_cudaMemcpy2DToArrayAsync_ok_statuses, 1,
      cudart_cudaMemcpy2DToArrayAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpy2DFromArrayAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpy2DFromArrayAsync_slots, 10, 13,
-     0,
+     0, cudart_cudaMemcpy2DFromArrayAsync_ok_statuses, 1,
      cudart_cudaMemcpy2DFromArrayAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyToSymbolAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyToSymbolAsync_slots, 7, 10,
-     0,
+     0, cudart_cudaMemcpyToSymbolAsync_ok_statuses, 1,
      cudart_cudaMemcpyToSymbolAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyFromSymbolAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyFromSymbolAsync_slots, 7, 10,
-     0,
+     0, cudart_cudaMemcpyFromSymbolAsync_ok_statuses, 1,
      cudart_cudaMemcpyFromSymbolAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset", TRACER_STATUS_RESULT, cudart_cudaMemset_slots, 4, 7,
-     0,
+     0, cudart_cudaMemset_ok_statuses, 1,
      cudart_cudaMemset_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset2D", TRACER_STATUS_RESULT, cudart_cudaMemset2D_slots, 6, 9,
-     0,
+     0, cudart_cudaMemset2D_ok_statuses, 1,
      cudart_cudaMemset2D_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset3D", TRACER_STATUS_RESULT, cudart_cudaMemset3D_slots, 2, 5,
-     2,
+     2, cudart_cudaMemset3D_ok_statuses, 1,
      cudart_cudaMemset3D_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemsetAsync", TRACER_STATUS_RESULT, cudart_cudaMemsetAsync_slots, 5, 8,
-     0,
+     0, cudart_cudaMemsetAsync_ok_statuses, 1,
      cudart_cudaMemsetAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset2DAsync", TRACER_STATUS_RESULT, cudart_cudaMemset2DAsync_slots, 7, 10,
-     0,
+     0, cudart_cudaMemset2DAsync_ok_statuses, 1,
      cudart_cudaMemset2DAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemset3DAsync", TRACER_STATUS_RESULT, cudart_cudaMemset3DAsync_slots, 3, 6,
-     2,
+     2, cudart_cudaMemset3DAsync_ok_statuses, 1,
      cudart_cudaMemset3DAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetSymbolAddress", TRACER_STATUS_RESULT, cudart_cudaGetSymbolAddress_slots, 4, 7,
-     0,
+     0, cudart_cudaGetSymbolAddress_ok_statuses, 1,
      cudart_cudaGetSymbolAddress_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetSymbolSize", TRACER_STATUS_RESULT, cudart_cudaGetSymbolSize_slots, 4, 7,
-     0,
+     0, cudart_cudaGetSymbolSize_ok_statuses, 1,
      cudart_cudaGetSymbolSize_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPrefetchAsync", TRACER_STATUS_RESULT, cudart_cudaMemPrefetchAsync_slots, 5, 8,
-     1,
+     1, cudart_cudaMemPrefetchAsync_ok_statuses, 1,
      cudart_cudaMemPrefetchAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPrefetchBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemPrefetchBatchAsync_slots, 12, 15,
-     0,
+     0, cudart_cudaMemPrefetchBatchAsync_ok_statuses, 1,
      cudart_cudaMemPrefetchBatchAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemDiscardBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemDiscardBatchAsync_slots, 8, 11,
-     0,
+     0, cudart_cudaMemDiscardBatchAsync_ok_statuses, 1,
      cudart_cudaMemDiscardBatchAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemDiscardAndPrefetchBatchAsync", TRACER_STATUS_RESULT, cudart_cudaMemDiscardAndPrefetchBatchAsync_slots, 12, 15,
-     0,
+     0, cudart_cudaMemDiscardAndPrefetchBatchAsync_ok_statuses, 1,
      cudart_cudaMemDiscardAndPrefetchBatchAsync_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemAdvise", TRACER_STATUS_RESULT, cudart_cudaMemAdvise_slots, 4, 7,
-     1,
+     1, cudart_cudaMemAdvise_ok_statuses, 1,
      cudart_cudaMemAdvise_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemRangeGetAttribute", TRACER_STATUS_RESULT, cudart_cudaMemRangeGetAttribute_slots, 6, 9,
-     0,
+     0, cudart_cudaMemRangeGetAttribute_ok_statuses, 1,
      cudart_cudaMemRangeGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemRangeGetAttributes", TRACER_STATUS_RESULT, cudart_cudaMemRangeGetAttributes_slots, 10, 13,
-     0,
+     0, cudart_cudaMemRangeGetAttributes_ok_statuses, 1,
      cudart_cudaMemRangeGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyToArray", TRACER_STATUS_RESULT, cudart_cudaMemcpyToArray_slots, 7, 10,
-     0,
+     0, cudart_cudaMemcpyToArray_ok_statuses, 1,
      cudart_cudaMemcpyToArray_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyFromArray", TRACER_STATUS_RESULT, cudart_cudaMemcpyFromArray_slots, 7, 10,
-     0,
+     0, cudart_cudaMemcpyFromArray_ok_statuses, 1,
      cudart_cudaMemcpyFromArray_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyArrayToArray", TRACER_STATUS_RESULT, cudart_cudaMemcpyArrayToArray_slots, 9, 12,
-     0,
+     0, cudart_cudaMemcpyArrayToArray_ok_statuses, 1,
      cudart_cudaMemcpyArrayToArray_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyToArrayAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyToArrayAsync_slots, 8, 11,
-     0,
+     0, cudart_cudaMemcpyToArrayAsync_ok_statuses, 1,
      cudart_cudaMemcpyToArrayAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemcpyFromArrayAsync", TRACER_STATUS_RESULT, cudart_cudaMemcpyFromArrayAsync_slots, 8, 11,
-     0,
+     0, cudart_cudaMemcpyFromArrayAsync_ok_statuses, 1,
      cudart_cudaMemcpyFromArrayAsync_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocAsync", TRACER_STATUS_RESULT, cudart_cudaMallocAsync_slots, 5, 8,
-     0,
+     0, cudart_cudaMallocAsync_ok_statuses, 1,
      cudart_cudaMallocAsync_formats, 1,
      TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0},
     {"cudaFreeAsync", TRACER_STATUS_RESULT, cudart_cudaFreeAsync_slots, 3, 6,
-     0,
+     0, cudart_cudaFreeAsync_ok_statuses, 1,
      cudart_cudaFreeAsync_formats, 1,
      TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolTrimTo", TRACER_STATUS_RESULT, cudart_cudaMemPoolTrimTo_slots, 3, 6,
-     0,
+     0, cudart_cudaMemPoolTrimTo_ok_statuses, 1,
      cudart_cudaMemPoolTrimTo_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolSetAttribute", TRACER_STATUS_RESULT, cudart_cudaMemPoolSetAttribute_slots, 4, 7,
-     0,
+     0, cudart_cudaMemPoolSetAttribute_ok_statuses, 1,
      cudart_cudaMemPoolSetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolGetAttribute", TRACER_STATUS_RESULT, cudart_cudaMemPoolGetAttribute_slots, 4, 7,
-     0,
+     0, cudart_cudaMemPoolGetAttribute_ok_statuses, 1,
      cudart_cudaMemPoolGetAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolSetAccess", TRACER_STATUS_RESULT, cudart_cudaMemPoolSetAccess_slots, 4, 7,
-     1,
+     1, cudart_cudaMemPoolSetAccess_ok_statuses, 1,
      cudart_cudaMemPoolSetAccess_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolGetAccess", TRACER_STATUS_RESULT, cudart_cudaMemPoolGetAccess_slots, 5, 8,
-     1,
+     1, cudart_cudaMemPoolGetAccess_ok_statuses, 1,
      cudart_cudaMemPoolGetAccess_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolCreate", TRACER_STATUS_RESULT, cudart_cudaMemPoolCreate_slots, 4, 7,
-     1,
+     1, cudart_cudaMemPoolCreate_ok_statuses, 1,
      cudart_cudaMemPoolCreate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolDestroy", TRACER_STATUS_RESULT, cudart_cudaMemPoolDestroy_slots, 2, 5,
-     0,
+     0, cudart_cudaMemPoolDestroy_ok_statuses, 1,
      cudart_cudaMemPoolDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemGetDefaultMemPool", TRACER_STATUS_RESULT, cudart_cudaMemGetDefaultMemPool_slots, 5, 8,
-     0,
+     0, cudart_cudaMemGetDefaultMemPool_ok_statuses, 1,
      cudart_cudaMemGetDefaultMemPool_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemGetMemPool", TRACER_STATUS_RESULT, cudart_cudaMemGetMemPool_slots, 5, 8,
-     0,
+     0, cudart_cudaMemGetMemPool_ok_statuses, 1,
      cudart_cudaMemGetMemPool_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemSetMemPool", TRACER_STATUS_RESULT, cudart_cudaMemSetMemPool_slots, 4, 7,
-     0,
+     0, cudart_cudaMemSetMemPool_ok_statuses, 1,
      cudart_cudaMemSetMemPool_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMallocFromPoolAsync", TRACER_STATUS_RESULT, cudart_cudaMallocFromPoolAsync_slots, 6, 9,
-     0,
+     0, cudart_cudaMallocFromPoolAsync_ok_statuses, 1,
      cudart_cudaMallocFromPoolAsync_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolExportToShareableHandle", TRACER_STATUS_RESULT, cudart_cudaMemPoolExportToShareableHandle_slots, 5, 8,
-     0,
+     0, cudart_cudaMemPoolExportToShareableHandle_ok_statuses, 1,
      cudart_cudaMemPoolExportToShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolImportFromShareableHandle", TRACER_STATUS_RESULT, cudart_cudaMemPoolImportFromShareableHandle_slots, 6, 9,
-     0,
+     0, cudart_cudaMemPoolImportFromShareableHandle_ok_statuses, 1,
      cudart_cudaMemPoolImportFromShareableHandle_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolExportPointer", TRACER_STATUS_RESULT, cudart_cudaMemPoolExportPointer_slots, 3, 6,
-     0,
+     0, cudart_cudaMemPoolExportPointer_ok_statuses, 1,
      cudart_cudaMemPoolExportPointer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaMemPoolImportPointer", TRACER_STATUS_RESULT, cudart_cudaMemPoolImportPointer_slots, 5, 8,
-     0,
+     0, cudart_cudaMemPoolImportPointer_ok_statuses, 1,
      cudart_cudaMemPoolImportPointer_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaPointerGetAttributes", TRACER_STATUS_RESULT, cudart_cudaPointerGetAttributes_slots, 3, 6,
-     0,
+     0, cudart_cudaPointerGetAttributes_ok_statuses, 1,
      cudart_cudaPointerGetAttributes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceCanAccessPeer", TRACER_STATUS_RESULT, cudart_cudaDeviceCanAccessPeer_slots, 5, 8,
-     0,
+     0, cudart_cudaDeviceCanAccessPeer_ok_statuses, 1,
      cudart_cudaDeviceCanAccessPeer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceEnablePeerAccess", TRACER_STATUS_RESULT, cudart_cudaDeviceEnablePeerAccess_slots, 3, 6,
-     0,
+     0, cudart_cudaDeviceEnablePeerAccess_ok_statuses, 1,
      cudart_cudaDeviceEnablePeerAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceDisablePeerAccess", TRACER_STATUS_RESULT, cudart_cudaDeviceDisablePeerAccess_slots, 2, 5,
-     0,
+     0, cudart_cudaDeviceDisablePeerAccess_ok_statuses, 1,
      cudart_cudaDeviceDisablePeerAccess_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsUnregisterResource", TRACER_STATUS_RESULT, cudart_cudaGraphicsUnregisterResource_slots, 2, 5,
-     0,
+     0, cudart_cudaGraphicsUnregisterResource_ok_statuses, 1,
      cudart_cudaGraphicsUnregisterResource_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsResourceSetMapFlags", TRACER_STATUS_RESULT, cudart_cudaGraphicsResourceSetMapFlags_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphicsResourceSetMapFlags_ok_statuses, 1,
      cudart_cudaGraphicsResourceSetMapFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsMapResources", TRACER_STATUS_RESULT, cudart_cudaGraphicsMapResources_slots, 5, 8,
-     0,
+     0, cudart_cudaGraphicsMapResources_ok_statuses, 1,
      cudart_cudaGraphicsMapResources_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsUnmapResources", TRACER_STATUS_RESULT, cudart_cudaGraphicsUnmapResources_slots, 5, 8,
-     0,
+     0, cudart_cudaGraphicsUnmapResources_ok_statuses, 1,
      cudart_cudaGraphicsUnmapResources_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsResourceGetMappedPointer", TRACER_STATUS_RESULT, cudart_cudaGraphicsResourceGetMappedPointer_slots, 6, 9,
-     0,
+     0, cudart_cudaGraphicsResourceGetMappedPointer_ok_statuses, 1,
      cudart_cudaGraphicsResourceGetMappedPointer_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsSubResourceGetMappedArray", TRACER_STATUS_RESULT, cudart_cudaGraphicsSubResourceGetMappedArray_slots, 6, 9,
-     0,
+     0, cudart_cudaGraphicsSubResourceGetMappedArray_ok_statuses, 1,
      cudart_cudaGraphicsSubResourceGetMappedArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphicsResourceGetMappedMipmappedArray", TRACER_STATUS_RESULT, cudart_cudaGraphicsResourceGetMappedMipmappedArray_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphicsResourceGetMappedMipmappedArray_ok_statuses, 1,
      cudart_cudaGraphicsResourceGetMappedMipmappedArray_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetChannelDesc", TRACER_STATUS_RESULT, cudart_cudaGetChannelDesc_slots, 3, 6,
-     0,
+     0, cudart_cudaGetChannelDesc_ok_statuses, 1,
      cudart_cudaGetChannelDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaCreateChannelDesc", TRACER_STATUS_NONE, cudart_cudaCreateChannelDesc_slots, 5, 9,
-     0,
+     0, cudart_cudaCreateChannelDesc_ok_statuses, 0,
      cudart_cudaCreateChannelDesc_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaCreateTextureObject", TRACER_STATUS_RESULT, cudart_cudaCreateTextureObject_slots, 6, 9,
-     3,
+     3, cudart_cudaCreateTextureObject_ok_statuses, 1,
      cudart_cudaCreateTextureObject_formats, 7,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDestroyTextureObject", TRACER_STATUS_RESULT, cudart_cudaDestroyTextureObject_slots, 2, 5,
-     0,
+     0, cudart_cudaDestroyTextureObject_ok_statuses, 1,
      cudart_cudaDestroyTextureObject_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetTextureObjectResourceDesc", TRACER_STATUS_RESULT, cudart_cudaGetTextureObjectResourceDesc_slots, 3, 6,
-     0,
+     0, cudart_cudaGetTextureObjectResourceDesc_ok_statuses, 1,
      cudart_cudaGetTextureObjectResourceDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetTextureObjectTextureDesc", TRACER_STATUS_RESULT, cudart_cudaGetTextureObjectTextureDesc_slots, 3, 6,
-     0,
+     0, cudart_cudaGetTextureObjectTextureDesc_ok_statuses, 1,
      cudart_cudaGetTextureObjectTextureDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetTextureObjectResourceViewDesc", TRACER_STATUS_RESULT, cudart_cudaGetTextureObjectResourceViewDesc_slots, 3, 6,
-     0,
+     0, cudart_cudaGetTextureObjectResourceViewDesc_ok_statuses, 1,
      cudart_cudaGetTextureObjectResourceViewDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaCreateSurfaceObject", TRACER_STATUS_RESULT, cudart_cudaCreateSurfaceObject_slots, 4, 7,
-     1,
+     1, cudart_cudaCreateSurfaceObject_ok_statuses, 1,
      cudart_cudaCreateSurfaceObject_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDestroySurfaceObject", TRACER_STATUS_RESULT, cudart_cudaDestroySurfaceObject_slots, 2, 5,
-     0,
+     0, cudart_cudaDestroySurfaceObject_ok_statuses, 1,
      cudart_cudaDestroySurfaceObject_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetSurfaceObjectResourceDesc", TRACER_STATUS_RESULT, cudart_cudaGetSurfaceObjectResourceDesc_slots, 3, 6,
-     0,
+     0, cudart_cudaGetSurfaceObjectResourceDesc_ok_statuses, 1,
      cudart_cudaGetSurfaceObjectResourceDesc_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDriverGetVersion", TRACER_STATUS_RESULT, cudart_cudaDriverGetVersion_slots, 3, 6,
-     0,
+     0, cudart_cudaDriverGetVersion_ok_statuses, 1,
      cudart_cudaDriverGetVersion_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaRuntimeGetVersion", TRACER_STATUS_RESULT, cudart_cudaRuntimeGetVersion_slots, 3, 6,
-     0,
+     0, cudart_cudaRuntimeGetVersion_ok_statuses, 1,
      cudart_cudaRuntimeGetVersion_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsRegisterCallback", TRACER_STATUS_RESULT, cudart_cudaLogsRegisterCallback_slots, 5, 8,
-     0,
+     0, cudart_cudaLogsRegisterCallback_ok_statuses, 1,
      cudart_cudaLogsRegisterCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsUnregisterCallback", TRACER_STATUS_RESULT, cudart_cudaLogsUnregisterCallback_slots, 2, 5,
-     0,
+     0, cudart_cudaLogsUnregisterCallback_ok_statuses, 1,
      cudart_cudaLogsUnregisterCallback_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsCurrent", TRACER_STATUS_RESULT, cudart_cudaLogsCurrent_slots, 4, 7,
-     0,
+     0, cudart_cudaLogsCurrent_ok_statuses, 1,
      cudart_cudaLogsCurrent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsDumpToFile", TRACER_STATUS_RESULT, cudart_cudaLogsDumpToFile_slots, 5, 8,
-     1,
+     1, cudart_cudaLogsDumpToFile_ok_statuses, 1,
      cudart_cudaLogsDumpToFile_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLogsDumpToMemory", TRACER_STATUS_RESULT, cudart_cudaLogsDumpToMemory_slots, 8, 11,
-     0,
+     0, cudart_cudaLogsDumpToMemory_ok_statuses, 1,
      cudart_cudaLogsDumpToMemory_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphCreate", TRACER_STATUS_RESULT, cudart_cudaGraphCreate_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphCreate_ok_statuses, 1,
      cudart_cudaGraphCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddKernelNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddKernelNode_slots, 7, 10,
-     1,
+     1, cudart_cudaGraphAddKernelNode_ok_statuses, 1,
      cudart_cudaGraphAddKernelNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeGetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphKernelNodeGetParams_ok_statuses, 1,
      cudart_cudaGraphKernelNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeSetParams_slots, 3, 6,
-     1,
+     1, cudart_cudaGraphKernelNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphKernelNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeCopyAttributes", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeCopyAttributes_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphKernelNodeCopyAttributes_ok_statuses, 1,
      cudart_cudaGraphKernelNodeCopyAttributes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeGetAttribute", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeGetAttribute_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphKernelNodeGetAttribute_ok_statuses, 1,
      cudart_cudaGraphKernelNodeGetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphKernelNodeSetAttribute", TRACER_STATUS_RESULT, cudart_cudaGraphKernelNodeSetAttribute_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphKernelNodeSetAttribute_ok_statuses, 1,
      cudart_cudaGraphKernelNodeSetAttribute_formats, 4,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemcpyNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemcpyNode_slots, 7, 10,
-     1,
+     1, cudart_cudaGraphAddMemcpyNode_ok_statuses, 1,
      cudart_cudaGraphAddMemcpyNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemcpyNodeToSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemcpyNodeToSymbol_slots, 11, 14,
-     0,
+     0, cudart_cudaGraphAddMemcpyNodeToSymbol_ok_statuses, 1,
      cudart_cudaGraphAddMemcpyNodeToSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemcpyNodeFromSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemcpyNodeFromSymbol_slots, 11, 14,
-     0,
+     0, cudart_cudaGraphAddMemcpyNodeFromSymbol_ok_statuses, 1,
      cudart_cudaGraphAddMemcpyNodeFromSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemcpyNode1D", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemcpyNode1D_slots, 10, 13,
-     0,
+     0, cudart_cudaGraphAddMemcpyNode1D_ok_statuses, 1,
      cudart_cudaGraphAddMemcpyNode1D_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeGetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphMemcpyNodeGetParams_ok_statuses, 1,
      cudart_cudaGraphMemcpyNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeSetParams_slots, 3, 6,
-     1,
+     1, cudart_cudaGraphMemcpyNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphMemcpyNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeSetParamsToSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeSetParamsToSymbol_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphMemcpyNodeSetParamsToSymbol_ok_statuses, 1,
      cudart_cudaGraphMemcpyNodeSetParamsToSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeSetParamsFromSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_ok_statuses, 1,
      cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemcpyNodeSetParams1D", TRACER_STATUS_RESULT, cudart_cudaGraphMemcpyNodeSetParams1D_slots, 6, 9,
-     0,
+     0, cudart_cudaGraphMemcpyNodeSetParams1D_ok_statuses, 1,
      cudart_cudaGraphMemcpyNodeSetParams1D_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemsetNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemsetNode_slots, 7, 10,
-     1,
+     1, cudart_cudaGraphAddMemsetNode_ok_statuses, 1,
      cudart_cudaGraphAddMemsetNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemsetNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemsetNodeGetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphMemsetNodeGetParams_ok_statuses, 1,
      cudart_cudaGraphMemsetNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemsetNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemsetNodeSetParams_slots, 3, 6,
-     1,
+     1, cudart_cudaGraphMemsetNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphMemsetNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddHostNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddHostNode_slots, 7, 10,
-     1,
+     1, cudart_cudaGraphAddHostNode_ok_statuses, 1,
      cudart_cudaGraphAddHostNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphHostNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphHostNodeGetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphHostNodeGetParams_ok_statuses, 1,
      cudart_cudaGraphHostNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphHostNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphHostNodeSetParams_slots, 3, 6,
-     1,
+     1, cudart_cudaGraphHostNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphHostNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddChildGraphNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddChildGraphNode_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphAddChildGraphNode_ok_statuses, 1,
      cudart_cudaGraphAddChildGraphNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphChildGraphNodeGetGraph", TRACER_STATUS_RESULT, cudart_cudaGraphChildGraphNodeGetGraph_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphChildGraphNodeGetGraph_ok_statuses, 1,
      cudart_cudaGraphChildGraphNodeGetGraph_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddEmptyNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddEmptyNode_slots, 6, 9,
-     0,
+     0, cudart_cudaGraphAddEmptyNode_ok_statuses, 1,
      cudart_cudaGraphAddEmptyNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddEventRecordNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddEventRecordNode_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphAddEventRecordNode_ok_statuses, 1,
      cudart_cudaGraphAddEventRecordNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphEventRecordNodeGetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphEventRecordNodeGetEvent_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphEventRecordNodeGetEvent_ok_statuses, 1,
      cudart_cudaGraphEventRecordNodeGetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphEventRecordNodeSetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphEventRecordNodeSetEvent_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphEventRecordNodeSetEvent_ok_statuses, 1,
      cudart_cudaGraphEventRecordNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddEventWaitNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddEventWaitNode_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphAddEventWaitNode_ok_statuses, 1,
      cudart_cudaGraphAddEventWaitNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphEventWaitNodeGetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphEventWaitNodeGetEvent_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphEventWaitNodeGetEvent_ok_statuses, 1,
      cudart_cudaGraphEventWaitNodeGetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphEventWaitNodeSetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphEventWaitNodeSetEvent_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphEventWaitNodeSetEvent_ok_statuses, 1,
      cudart_cudaGraphEventWaitNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddExternalSemaphoresSignalNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddExternalSemaphoresSignalNode_slots, 7, 10,
-     1,
+     1, cudart_cudaGraphAddExternalSemaphoresSignalNode_ok_statuses, 1,
      cudart_cudaGraphAddExternalSemaphoresSignalNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExternalSemaphoresSignalNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_ok_statuses, 1,
      cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExternalSemaphoresSignalNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_slots, 3, 6,
-     1,
+     1, cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddExternalSemaphoresWaitNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddExternalSemaphoresWaitNode_slots, 7, 10,
-     1,
+     1, cudart_cudaGraphAddExternalSemaphoresWaitNode_ok_statuses, 1,
      cudart_cudaGraphAddExternalSemaphoresWaitNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExternalSemaphoresWaitNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_ok_statuses, 1,
      cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExternalSemaphoresWaitNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_slots, 3, 6,
-     1,
+     1, cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemAllocNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemAllocNode_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphAddMemAllocNode_ok_statuses, 1,
      cudart_cudaGraphAddMemAllocNode_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemAllocNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemAllocNodeGetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphMemAllocNodeGetParams_ok_statuses, 1,
      cudart_cudaGraphMemAllocNodeGetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddMemFreeNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddMemFreeNode_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphAddMemFreeNode_ok_statuses, 1,
      cudart_cudaGraphAddMemFreeNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphMemFreeNodeGetParams", TRACER_STATUS_RESULT, cudart_cudaGraphMemFreeNodeGetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphMemFreeNodeGetParams_ok_statuses, 1,
      cudart_cudaGraphMemFreeNodeGetParams_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGraphMemTrim", TRACER_STATUS_RESULT, cudart_cudaDeviceGraphMemTrim_slots, 2, 5,
-     0,
+     0, cudart_cudaDeviceGraphMemTrim_ok_statuses, 1,
      cudart_cudaDeviceGraphMemTrim_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceGetGraphMemAttribute", TRACER_STATUS_RESULT, cudart_cudaDeviceGetGraphMemAttribute_slots, 4, 7,
-     0,
+     0, cudart_cudaDeviceGetGraphMemAttribute_ok_statuses, 1,
      cudart_cudaDeviceGetGraphMemAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaDeviceSetGraphMemAttribute", TRACER_STATUS_RESULT, cudart_cudaDeviceSetGraphMemAttribute_slots, 4, 7,
-     0,
+     0, cudart_cudaDeviceSetGraphMemAttribute_ok_statuses, 1,
      cudart_cudaDeviceSetGraphMemAttribute_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphClone", TRACER_STATUS_RESULT, cudart_cudaGraphClone_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphClone_ok_statuses, 1,
      cudart_cudaGraphClone_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeFindInClone", TRACER_STATUS_RESULT, cudart_cudaGraphNodeFindInClone_slots, 5, 8,
-     0,
+     0, cudart_cudaGraphNodeFindInClone_ok_statuses, 1,
      cudart_cudaGraphNodeFindInClone_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeGetType", TRACER_STATUS_RESULT, cudart_cudaGraphNodeGetType_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphNodeGetType_ok_statuses, 1,
      cudart_cudaGraphNodeGetType_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphGetNodes", TRACER_STATUS_RESULT, cudart_cudaGraphGetNodes_slots, 6, 9,
-     0,
+     0, cudart_cudaGraphGetNodes_ok_statuses, 1,
      cudart_cudaGraphGetNodes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphGetRootNodes", TRACER_STATUS_RESULT, cudart_cudaGraphGetRootNodes_slots, 6, 9,
-     0,
+     0, cudart_cudaGraphGetRootNodes_ok_statuses, 1,
      cudart_cudaGraphGetRootNodes_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphGetEdges", TRACER_STATUS_RESULT, cudart_cudaGraphGetEdges_slots, 9, 12,
-     0,
+     0, cudart_cudaGraphGetEdges_ok_statuses, 1,
      cudart_cudaGraphGetEdges_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeGetDependencies", TRACER_STATUS_RESULT, cudart_cudaGraphNodeGetDependencies_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphNodeGetDependencies_ok_statuses, 1,
      cudart_cudaGraphNodeGetDependencies_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeGetDependentNodes", TRACER_STATUS_RESULT, cudart_cudaGraphNodeGetDependentNodes_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphNodeGetDependentNodes_ok_statuses, 1,
      cudart_cudaGraphNodeGetDependentNodes_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddDependencies", TRACER_STATUS_RESULT, cudart_cudaGraphAddDependencies_slots, 6, 9,
-     1,
+     1, cudart_cudaGraphAddDependencies_ok_statuses, 1,
      cudart_cudaGraphAddDependencies_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphRemoveDependencies", TRACER_STATUS_RESULT, cudart_cudaGraphRemoveDependencies_slots, 6, 9,
-     1,
+     1, cudart_cudaGraphRemoveDependencies_ok_statuses, 1,
      cudart_cudaGraphRemoveDependencies_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphDestroyNode", TRACER_STATUS_RESULT, cudart_cudaGraphDestroyNode_slots, 2, 5,
-     0,
+     0, cudart_cudaGraphDestroyNode_ok_statuses, 1,
      cudart_cudaGraphDestroyNode_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphInstantiate", TRACER_STATUS_RESULT, cudart_cudaGraphInstantiate_slots, 5, 8,
-     0,
+     0, cudart_cudaGraphInstantiate_ok_statuses, 1,
      cudart_cudaGraphInstantiate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphInstantiateWithFlags", TRACER_STATUS_RESULT, cudart_cudaGraphInstantiateWithFlags_slots, 5, 8,
-     0,
+     0, cudart_cudaGraphInstantiateWithFlags_ok_statuses, 1,
      cudart_cudaGraphInstantiateWithFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphInstantiateWithParams", TRACER_STATUS_RESULT, cudart_cudaGraphInstantiateWithParams_slots, 5, 8,
-     0,
+     0, cudart_cudaGraphInstantiateWithParams_ok_statuses, 1,
      cudart_cudaGraphInstantiateWithParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecGetFlags", TRACER_STATUS_RESULT, cudart_cudaGraphExecGetFlags_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphExecGetFlags_ok_statuses, 1,
      cudart_cudaGraphExecGetFlags_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecKernelNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecKernelNodeSetParams_slots, 4, 7,
-     1,
+     1, cudart_cudaGraphExecKernelNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExecKernelNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemcpyNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemcpyNodeSetParams_slots, 4, 7,
-     1,
+     1, cudart_cudaGraphExecMemcpyNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExecMemcpyNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemcpyNodeSetParamsToSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_slots, 8, 11,
-     0,
+     0, cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_ok_statuses, 1,
      cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemcpyNodeSetParamsFromSymbol", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_slots, 8, 11,
-     0,
+     0, cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_ok_statuses, 1,
      cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemcpyNodeSetParams1D", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemcpyNodeSetParams1D_slots, 7, 10,
-     0,
+     0, cudart_cudaGraphExecMemcpyNodeSetParams1D_ok_statuses, 1,
      cudart_cudaGraphExecMemcpyNodeSetParams1D_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecMemsetNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecMemsetNodeSetParams_slots, 4, 7,
-     1,
+     1, cudart_cudaGraphExecMemsetNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExecMemsetNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecHostNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecHostNodeSetParams_slots, 4, 7,
-     1,
+     1, cudart_cudaGraphExecHostNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExecHostNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecChildGraphNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecChildGraphNodeSetParams_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphExecChildGraphNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExecChildGraphNodeSetParams_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecEventRecordNodeSetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphExecEventRecordNodeSetEvent_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphExecEventRecordNodeSetEvent_ok_statuses, 1,
      cudart_cudaGraphExecEventRecordNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecEventWaitNodeSetEvent", TRACER_STATUS_RESULT, cudart_cudaGraphExecEventWaitNodeSetEvent_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphExecEventWaitNodeSetEvent_ok_statuses, 1,
      cudart_cudaGraphExecEventWaitNodeSetEvent_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecExternalSemaphoresSignalNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_slots, 4, 7,
-     1,
+     1, cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecExternalSemaphoresWaitNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_slots, 4, 7,
-     1,
+     1, cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeSetEnabled", TRACER_STATUS_RESULT, cudart_cudaGraphNodeSetEnabled_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphNodeSetEnabled_ok_statuses, 1,
      cudart_cudaGraphNodeSetEnabled_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeGetEnabled", TRACER_STATUS_RESULT, cudart_cudaGraphNodeGetEnabled_slots, 5, 8,
-     0,
+     0, cudart_cudaGraphNodeGetEnabled_ok_statuses, 1,
      cudart_cudaGraphNodeGetEnabled_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecUpdate", TRACER_STATUS_RESULT, cudart_cudaGraphExecUpdate_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphExecUpdate_ok_statuses, 1,
      cudart_cudaGraphExecUpdate_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphUpload", TRACER_STATUS_RESULT, cudart_cudaGraphUpload_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphUpload_ok_statuses, 1,
      cudart_cudaGraphUpload_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphLaunch", TRACER_STATUS_RESULT, cudart_cudaGraphLaunch_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphLaunch_ok_statuses, 1,
      cudart_cudaGraphLaunch_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecDestroy", TRACER_STATUS_RESULT, cudart_cudaGraphExecDestroy_slots, 2, 5,
-     0,
+     0, cudart_cudaGraphExecDestroy_ok_statuses, 1,
      cudart_cudaGraphExecDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphDestroy", TRACER_STATUS_RESULT, cudart_cudaGraphDestroy_slots, 2, 5,
-     0,
+     0, cudart_cudaGraphDestroy_ok_statuses, 1,
      cudart_cudaGraphDestroy_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphDebugDotPrint", TRACER_STATUS_RESULT, cudart_cudaGraphDebugDotPrint_slots, 4, 7,
-     1,
+     1, cudart_cudaGraphDebugDotPrint_ok_statuses, 1,
      cudart_cudaGraphDebugDotPrint_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaUserObjectCreate", TRACER_STATUS_RESULT, cudart_cudaUserObjectCreate_slots, 7, 10,
-     0,
+     0, cudart_cudaUserObjectCreate_ok_statuses, 1,
      cudart_cudaUserObjectCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaUserObjectRetain", TRACER_STATUS_RESULT, cudart_cudaUserObjectRetain_slots, 3, 6,
-     0,
+     0, cudart_cudaUserObjectRetain_ok_statuses, 1,
      cudart_cudaUserObjectRetain_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaUserObjectRelease", TRACER_STATUS_RESULT, cudart_cudaUserObjectRelease_slots, 3, 6,
-     0,
+     0, cudart_cudaUserObjectRelease_ok_statuses, 1,
      cudart_cudaUserObjectRelease_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphRetainUserObject", TRACER_STATUS_RESULT, cudart_cudaGraphRetainUserObject_slots, 5, 8,
-     0,
+     0, cudart_cudaGraphRetainUserObject_ok_statuses, 1,
      cudart_cudaGraphRetainUserObject_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphReleaseUserObject", TRACER_STATUS_RESULT, cudart_cudaGraphReleaseUserObject_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphReleaseUserObject_ok_statuses, 1,
      cudart_cudaGraphReleaseUserObject_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphAddNode", TRACER_STATUS_RESULT, cudart_cudaGraphAddNode_slots, 8, 11,
-     1,
+     1, cudart_cudaGraphAddNode_ok_statuses, 1,
      cudart_cudaGraphAddNode_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphNodeSetParams_slots, 3, 6,
-     0,
+     0, cudart_cudaGraphNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphExecNodeSetParams", TRACER_STATUS_RESULT, cudart_cudaGraphExecNodeSetParams_slots, 4, 7,
-     0,
+     0, cudart_cudaGraphExecNodeSetParams_ok_statuses, 1,
      cudart_cudaGraphExecNodeSetParams_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGraphConditionalHandleCreate", TRACER_STATUS_RESULT, cudart_cudaGraphConditionalHandleCreate_slots, 6, 9,
-     0,
+     0, cudart_cudaGraphConditionalHandleCreate_ok_statuses, 1,
      cudart_cudaGraphConditionalHandleCreate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDriverEntryPoint", TRACER_STATUS_RESULT, cudart_cudaGetDriverEntryPoint_slots, 7, 10,
-     1,
+     1, cudart_cudaGetDriverEntryPoint_ok_statuses, 1,
      cudart_cudaGetDriverEntryPoint_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetDriverEntryPointByVersion", TRACER_STATUS_RESULT, cudart_cudaGetDriverEntryPointByVersion_slots, 8, 11,
-     1,
+     1, cudart_cudaGetDriverEntryPointByVersion_ok_statuses, 1,
      cudart_cudaGetDriverEntryPointByVersion_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryLoadData", TRACER_STATUS_RESULT, cudart_cudaLibraryLoadData_slots, 14, 17,
-     0,
+     0, cudart_cudaLibraryLoadData_ok_statuses, 1,
      cudart_cudaLibraryLoadData_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryLoadFromFile", TRACER_STATUS_RESULT, cudart_cudaLibraryLoadFromFile_slots, 14, 17,
-     1,
+     1, cudart_cudaLibraryLoadFromFile_ok_statuses, 1,
      cudart_cudaLibraryLoadFromFile_formats, 5,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryUnload", TRACER_STATUS_RESULT, cudart_cudaLibraryUnload_slots, 2, 5,
-     0,
+     0, cudart_cudaLibraryUnload_ok_statuses, 1,
      cudart_cudaLibraryUnload_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetKernel", TRACER_STATUS_RESULT, cudart_cudaLibraryGetKernel_slots, 5, 8,
-     1,
+     1, cudart_cudaLibraryGetKernel_ok_statuses, 1,
      cudart_cudaLibraryGetKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetGlobal", TRACER_STATUS_RESULT, cudart_cudaLibraryGetGlobal_slots, 7, 10,
-     1,
+     1, cudart_cudaLibraryGetGlobal_ok_statuses, 1,
      cudart_cudaLibraryGetGlobal_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetManaged", TRACER_STATUS_RESULT, cudart_cudaLibraryGetManaged_slots, 7, 10,
-     1,
+     1, cudart_cudaLibraryGetManaged_ok_statuses, 1,
      cudart_cudaLibraryGetManaged_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetUnifiedFunction", TRACER_STATUS_RESULT, cudart_cudaLibraryGetUnifiedFunction_slots, 5, 8,
-     1,
+     1, cudart_cudaLibraryGetUnifiedFunction_ok_statuses, 1,
      cudart_cudaLibraryGetUnifiedFunction_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryGetKernelCount", TRACER_STATUS_RESULT, cudart_cudaLibraryGetKernelCount_slots, 4, 7,
-     0,
+     0, cudart_cudaLibraryGetKernelCount_ok_statuses, 1,
      cudart_cudaLibraryGetKernelCount_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaLibraryEnumerateKernels", TRACER_STATUS_RESULT, cudart_cudaLibraryEnumerateKernels_slots, 5, 8,
-     0,
+     0, cudart_cudaLibraryEnumerateKernels_ok_statuses, 1,
      cudart_cudaLibraryEnumerateKernels_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaKernelSetAttributeForDevice", TRACER_STATUS_RESULT, cudart_cudaKernelSetAttributeForDevice_slots, 5, 8,
-     0,
+     0, cudart_cudaKernelSetAttributeForDevice_ok_statuses, 1,
      cudart_cudaKernelSetAttributeForDevice_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetExportTable", TRACER_STATUS_RESULT, cudart_cudaGetExportTable_slots, 4, 7,
-     1,
+     1, cudart_cudaGetExportTable_ok_statuses, 1,
      cudart_cudaGetExportTable_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetFuncBySymbol", TRACER_STATUS_RESULT, cudart_cudaGetFuncBySymbol_slots, 4, 7,
-     0,
+     0, cudart_cudaGetFuncBySymbol_ok_statuses, 1,
      cudart_cudaGetFuncBySymbol_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"cudaGetKernel", TRACER_STATUS_RESULT, cudart_cudaGetKernel_slots, 4, 7,
-     0,
+     0, cudart_cudaGetKernel_ok_statuses, 1,
      cudart_cudaGetKernel_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };

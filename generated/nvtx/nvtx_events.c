@@ -70,8 +70,16 @@ static const struct tracer_record_member nvtx_record_6_members[] = {
 };
 static const struct tracer_record nvtx_record_6 = {"struct nvtxResourceAttributes_v0", 32, nvtx_record_6_members, 4};
 
+static const int64_t nvtx_nvtxInitialize_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxInitialize_slots[] = {
     {"reserved", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t nvtx_nvtxDomainMarkEx_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxDomainMarkEx_slots[] = {
@@ -84,6 +92,10 @@ static const struct tracer_field_format nvtx_nvtxDomainMarkEx_formats[] = {
     {"eventAttrib_vals", NULL, &nvtx_record_4},
 };
 
+static const int64_t nvtx_nvtxMarkEx_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxMarkEx_slots[] = {
     {"eventAttrib", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
@@ -93,12 +105,24 @@ static const struct tracer_field_format nvtx_nvtxMarkEx_formats[] = {
     {"eventAttrib_vals", NULL, &nvtx_record_4},
 };
 
+static const int64_t nvtx_nvtxMarkA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxMarkA_slots[] = {
     {"message", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t nvtx_nvtxMarkW_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxMarkW_slots[] = {
     {"message", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t nvtx_nvtxDomainRangeStartEx_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxDomainRangeStartEx_slots[] = {
@@ -112,6 +136,10 @@ static const struct tracer_field_format nvtx_nvtxDomainRangeStartEx_formats[] = 
     {"eventAttrib_vals", NULL, &nvtx_record_4},
 };
 
+static const int64_t nvtx_nvtxRangeStartEx_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxRangeStartEx_slots[] = {
     {"eventAttrib", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
@@ -122,9 +150,17 @@ static const struct tracer_field_format nvtx_nvtxRangeStartEx_formats[] = {
     {"eventAttrib_vals", NULL, &nvtx_record_4},
 };
 
+static const int64_t nvtx_nvtxRangeStartA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxRangeStartA_slots[] = {
     {"message", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+};
+
+static const int64_t nvtx_nvtxRangeStartW_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxRangeStartW_slots[] = {
@@ -132,13 +168,25 @@ static const struct tracer_slot nvtx_nvtxRangeStartW_slots[] = {
     {"result", 5, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
+static const int64_t nvtx_nvtxDomainRangeEnd_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxDomainRangeEnd_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"id", 5, 8, TRACER_SLOT_UNSIGNED, 0, -1},
 };
 
+static const int64_t nvtx_nvtxRangeEnd_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxRangeEnd_slots[] = {
     {"id", 4, 8, TRACER_SLOT_UNSIGNED, 0, -1},
+};
+
+static const int64_t nvtx_nvtxDomainRangePushEx_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxDomainRangePushEx_slots[] = {
@@ -152,6 +200,10 @@ static const struct tracer_field_format nvtx_nvtxDomainRangePushEx_formats[] = {
     {"eventAttrib_vals", NULL, &nvtx_record_4},
 };
 
+static const int64_t nvtx_nvtxRangePushEx_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxRangePushEx_slots[] = {
     {"eventAttrib", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 4, TRACER_SLOT_SIGNED, 1, -1},
@@ -162,9 +214,17 @@ static const struct tracer_field_format nvtx_nvtxRangePushEx_formats[] = {
     {"eventAttrib_vals", NULL, &nvtx_record_4},
 };
 
+static const int64_t nvtx_nvtxRangePushA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxRangePushA_slots[] = {
     {"message", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
+static const int64_t nvtx_nvtxRangePushW_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxRangePushW_slots[] = {
@@ -172,13 +232,25 @@ static const struct tracer_slot nvtx_nvtxRangePushW_slots[] = {
     {"result", 5, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
+static const int64_t nvtx_nvtxDomainRangePop_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxDomainRangePop_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 4, TRACER_SLOT_SIGNED, 1, -1},
 };
 
+static const int64_t nvtx_nvtxRangePop_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxRangePop_slots[] = {
     {"result", 4, 4, TRACER_SLOT_SIGNED, 1, -1},
+};
+
+static const int64_t nvtx_nvtxDomainResourceCreate_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxDomainResourceCreate_slots[] = {
@@ -192,8 +264,16 @@ static const struct tracer_field_format nvtx_nvtxDomainResourceCreate_formats[] 
     {"attribs_vals", NULL, &nvtx_record_6},
 };
 
+static const int64_t nvtx_nvtxDomainResourceDestroy_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxDomainResourceDestroy_slots[] = {
     {"resource", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t nvtx_nvtxDomainNameCategoryA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxDomainNameCategoryA_slots[] = {
@@ -202,10 +282,18 @@ static const struct tracer_slot nvtx_nvtxDomainNameCategoryA_slots[] = {
     {"name", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t nvtx_nvtxDomainNameCategoryW_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxDomainNameCategoryW_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"category", 5, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"name", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t nvtx_nvtxNameCategoryA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxNameCategoryA_slots[] = {
@@ -213,9 +301,17 @@ static const struct tracer_slot nvtx_nvtxNameCategoryA_slots[] = {
     {"name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t nvtx_nvtxNameCategoryW_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxNameCategoryW_slots[] = {
     {"category", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t nvtx_nvtxNameOsThreadA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxNameOsThreadA_slots[] = {
@@ -223,9 +319,17 @@ static const struct tracer_slot nvtx_nvtxNameOsThreadA_slots[] = {
     {"name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
 };
 
+static const int64_t nvtx_nvtxNameOsThreadW_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxNameOsThreadW_slots[] = {
     {"threadId", 4, 4, TRACER_SLOT_UNSIGNED, 0, -1},
     {"name", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
+};
+
+static const int64_t nvtx_nvtxDomainRegisterStringA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxDomainRegisterStringA_slots[] = {
@@ -234,10 +338,18 @@ static const struct tracer_slot nvtx_nvtxDomainRegisterStringA_slots[] = {
     {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t nvtx_nvtxDomainRegisterStringW_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxDomainRegisterStringW_slots[] = {
     {"domain", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"string", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 6, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const int64_t nvtx_nvtxDomainCreateA_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxDomainCreateA_slots[] = {
@@ -245,9 +357,17 @@ static const struct tracer_slot nvtx_nvtxDomainCreateA_slots[] = {
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
 };
 
+static const int64_t nvtx_nvtxDomainCreateW_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
+};
+
 static const struct tracer_slot nvtx_nvtxDomainCreateW_slots[] = {
     {"name", 4, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 5, 8, TRACER_SLOT_ADDRESS, 1, -1},
+};
+
+static const int64_t nvtx_nvtxDomainDestroy_ok_statuses[] = {
+    0, /* not counted: keeps the array from being empty */
 };
 
 static const struct tracer_slot nvtx_nvtxDomainDestroy_slots[] = {
@@ -256,123 +376,123 @@ static const struct tracer_slot nvtx_nvtxDomainDestroy_slots[] = {
 
 static const struct tracer_function_desc nvtx_functions[] = {
     {"nvtxInitialize", TRACER_STATUS_NONE, nvtx_nvtxInitialize_slots, 1, 5,
-     0,
+     0, nvtx_nvtxInitialize_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainMarkEx", TRACER_STATUS_NONE, nvtx_nvtxDomainMarkEx_slots, 2, 6,
-     1,
+     1, nvtx_nvtxDomainMarkEx_ok_statuses, 0,
      nvtx_nvtxDomainMarkEx_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxMarkEx", TRACER_STATUS_NONE, nvtx_nvtxMarkEx_slots, 1, 5,
-     1,
+     1, nvtx_nvtxMarkEx_ok_statuses, 0,
      nvtx_nvtxMarkEx_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxMarkA", TRACER_STATUS_NONE, nvtx_nvtxMarkA_slots, 1, 5,
-     1,
+     1, nvtx_nvtxMarkA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxMarkW", TRACER_STATUS_NONE, nvtx_nvtxMarkW_slots, 1, 5,
-     0,
+     0, nvtx_nvtxMarkW_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainRangeStartEx", TRACER_STATUS_NONE, nvtx_nvtxDomainRangeStartEx_slots, 3, 7,
-     1,
+     1, nvtx_nvtxDomainRangeStartEx_ok_statuses, 0,
      nvtx_nvtxDomainRangeStartEx_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxRangeStartEx", TRACER_STATUS_NONE, nvtx_nvtxRangeStartEx_slots, 2, 6,
-     1,
+     1, nvtx_nvtxRangeStartEx_ok_statuses, 0,
      nvtx_nvtxRangeStartEx_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxRangeStartA", TRACER_STATUS_NONE, nvtx_nvtxRangeStartA_slots, 2, 6,
-     1,
+     1, nvtx_nvtxRangeStartA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxRangeStartW", TRACER_STATUS_NONE, nvtx_nvtxRangeStartW_slots, 2, 6,
-     0,
+     0, nvtx_nvtxRangeStartW_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainRangeEnd", TRACER_STATUS_NONE, nvtx_nvtxDomainRangeEnd_slots, 2, 6,
-     0,
+     0, nvtx_nvtxDomainRangeEnd_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxRangeEnd", TRACER_STATUS_NONE, nvtx_nvtxRangeEnd_slots, 1, 5,
-     0,
+     0, nvtx_nvtxRangeEnd_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainRangePushEx", TRACER_STATUS_NONE, nvtx_nvtxDomainRangePushEx_slots, 3, 7,
-     1,
+     1, nvtx_nvtxDomainRangePushEx_ok_statuses, 0,
      nvtx_nvtxDomainRangePushEx_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxRangePushEx", TRACER_STATUS_NONE, nvtx_nvtxRangePushEx_slots, 2, 6,
-     1,
+     1, nvtx_nvtxRangePushEx_ok_statuses, 0,
      nvtx_nvtxRangePushEx_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxRangePushA", TRACER_STATUS_NONE, nvtx_nvtxRangePushA_slots, 2, 6,
-     1,
+     1, nvtx_nvtxRangePushA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxRangePushW", TRACER_STATUS_NONE, nvtx_nvtxRangePushW_slots, 2, 6,
-     0,
+     0, nvtx_nvtxRangePushW_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainRangePop", TRACER_STATUS_NONE, nvtx_nvtxDomainRangePop_slots, 2, 6,
-     0,
+     0, nvtx_nvtxDomainRangePop_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxRangePop", TRACER_STATUS_NONE, nvtx_nvtxRangePop_slots, 1, 5,
-     0,
+     0, nvtx_nvtxRangePop_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainResourceCreate", TRACER_STATUS_NONE, nvtx_nvtxDomainResourceCreate_slots, 3, 7,
-     0,
+     0, nvtx_nvtxDomainResourceCreate_ok_statuses, 0,
      nvtx_nvtxDomainResourceCreate_formats, 2,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainResourceDestroy", TRACER_STATUS_NONE, nvtx_nvtxDomainResourceDestroy_slots, 1, 5,
-     0,
+     0, nvtx_nvtxDomainResourceDestroy_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainNameCategoryA", TRACER_STATUS_NONE, nvtx_nvtxDomainNameCategoryA_slots, 3, 7,
-     1,
+     1, nvtx_nvtxDomainNameCategoryA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainNameCategoryW", TRACER_STATUS_NONE, nvtx_nvtxDomainNameCategoryW_slots, 3, 7,
-     0,
+     0, nvtx_nvtxDomainNameCategoryW_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxNameCategoryA", TRACER_STATUS_NONE, nvtx_nvtxNameCategoryA_slots, 2, 6,
-     1,
+     1, nvtx_nvtxNameCategoryA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxNameCategoryW", TRACER_STATUS_NONE, nvtx_nvtxNameCategoryW_slots, 2, 6,
-     0,
+     0, nvtx_nvtxNameCategoryW_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxNameOsThreadA", TRACER_STATUS_NONE, nvtx_nvtxNameOsThreadA_slots, 2, 6,
-     1,
+     1, nvtx_nvtxNameOsThreadA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxNameOsThreadW", TRACER_STATUS_NONE, nvtx_nvtxNameOsThreadW_slots, 2, 6,
-     0,
+     0, nvtx_nvtxNameOsThreadW_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainRegisterStringA", TRACER_STATUS_NONE, nvtx_nvtxDomainRegisterStringA_slots, 3, 7,
-     1,
+     1, nvtx_nvtxDomainRegisterStringA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainRegisterStringW", TRACER_STATUS_NONE, nvtx_nvtxDomainRegisterStringW_slots, 3, 7,
-     0,
+     0, nvtx_nvtxDomainRegisterStringW_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainCreateA", TRACER_STATUS_NONE, nvtx_nvtxDomainCreateA_slots, 2, 6,
-     1,
+     1, nvtx_nvtxDomainCreateA_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainCreateW", TRACER_STATUS_NONE, nvtx_nvtxDomainCreateW_slots, 2, 6,
-     0,
+     0, nvtx_nvtxDomainCreateW_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"nvtxDomainDestroy", TRACER_STATUS_NONE, nvtx_nvtxDomainDestroy_slots, 1, 5,
-     0,
+     0, nvtx_nvtxDomainDestroy_ok_statuses, 0,
      NULL, 0,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
 };

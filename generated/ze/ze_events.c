@@ -4112,6 +4112,7 @@ static const struct tracer_field_format ze_zeEventHostSynchronize_formats[] = {
 
 static const int64_t ze_zeEventQueryStatus_ok_statuses[] = {
     INT64_C(0),
+    INT64_C(1),
     0, /* not counted: keeps the array from being empty */
 };
 
@@ -4241,6 +4242,7 @@ static const struct tracer_field_format ze_zeFenceHostSynchronize_formats[] = {
 
 static const int64_t ze_zeFenceQueryStatus_ok_statuses[] = {
     INT64_C(0),
+    INT64_C(1),
     0, /* not counted: keeps the array from being empty */
 };
 
@@ -9406,7 +9408,7 @@ static const struct tracer_function_desc ze_functions[] = {
      ze_zeEventHostSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"zeEventQueryStatus", TRACER_STATUS_RESULT, ze_zeEventQueryStatus_slots, 2, 5,
-     0, ze_zeEventQueryStatus_ok_statuses, 1,
+     0, ze_zeEventQueryStatus_ok_statuses, 2,
      ze_zeEventQueryStatus_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"zeCommandListAppendEventReset", TRACER_STATUS_RESULT, ze_zeCommandListAppendEventReset_slots, 3, 6,
@@ -9438,7 +9440,7 @@ static const struct tracer_function_desc ze_functions[] = {
      ze_zeFenceHostSynchronize_formats, 1,
      TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0},
     {"zeFenceQueryStatus", TRACER_STATUS_RESULT, ze_zeFenceQueryStatus_slots, 2, 5,
-     0, ze_zeFenceQueryStatus_ok_statuses, 1,
+     0, ze_zeFenceQueryStatus_ok_statuses, 2,
      ze_zeFenceQueryStatus_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0},
     {"zeFenceReset", TRACER_STATUS_RESULT, ze_zeFenceReset_slots, 2, 5,
