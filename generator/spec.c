@@ -12,7 +12,10 @@ static const char *const spec_keys[] = {
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
                                          "commands", "calls", "device_times",
-                                         "dispatch_tables", NULL};
+                                         "dispatch_tables", "messages", "element_size",
+                                         "symbol_group", NULL};
+static const char *const message_keys[] = {"kind", "count", "datatype", "peer", "tag",
+                                           "comm", "request", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
 static const char *const status_keys[] = {"type", "success", "params", "names", NULL};
 static const char *const command_keys[] = {"kind",       "queue",     "kernel", "bytes",
@@ -268,6 +271,44 @@ static int read_calls(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   return rc;
 }
 
+static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                         struct diag *d) {
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, "Cannot read trace.messages: expected FUNCTION: {kind: ...}");
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *body = yamldoc_map_value(y, n, i);
+    if (yamldoc_check_keys(y, body, message_keys, "trace message", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_message *m = xcalloc(1, sizeof *m);
+    m->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    m->loc = loc_of(key);
+    ptrvec_push(&t->messages, m);
+    rc |= read_string(y, body, "kind", true, &m->kind, d);
+    rc |= read_optional(y, body, "count", &m->count, d);
+    rc |= read_optional(y, body, "datatype", &m->datatype, d);
+    rc |= read_optional(y, body, "peer", &m->peer, d);
+    rc |= read_optional(y, body, "tag", &m->tag, d);
+    rc |= read_optional(y, body, "comm", &m->comm, d);
+    rc |= read_optional(y, body, "request", &m->request, d);
+    static const char *const kinds[] = {"send", "recv", "collective", "put", "get", "complete"};
+    bool known = false;
+    for (size_t k = 0; m->kind && k < sizeof kinds / sizeof *kinds; k++)
+      known |= strcmp(m->kind, kinds[k]) == 0;
+    if (m->kind && !known)
+      rc = yamldoc_error(y, yamldoc_get(y, body, "kind"), d,
+                         "Cannot read message kind: expected send, recv, collective, put, get "
+                         "or complete, got %s",
+                         m->kind);
+  }
+  return rc;
+}
+
 static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
   if (!n)
     return 0;
@@ -293,6 +334,9 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_commands(y, yamldoc_get(y, n, "commands"), t, d);
   rc |= read_calls(y, yamldoc_get(y, n, "calls"), t, d);
   rc |= read_optional(y, n, "device_times", &t->device_times, d);
+  rc |= read_messages(y, yamldoc_get(y, n, "messages"), t, d);
+  rc |= read_optional(y, n, "element_size", &t->element_size, d);
+  rc |= read_optional(y, n, "symbol_group", &t->symbol_group, d);
   if (t->device_times && strcmp(t->device_times, "device") != 0 &&
       strcmp(t->device_times, "host") != 0) {
     struct spec_loc at = loc_of(yamldoc_get(y, n, "device_times"));
@@ -470,6 +514,21 @@ void spec_free(struct spec *s) {
     free(c);
   }
   ptrvec_free(&s->trace.calls);
+  for (size_t i = 0; i < s->trace.messages.len; i++) {
+    struct spec_message *m = s->trace.messages.items[i];
+    free(m->function);
+    free(m->kind);
+    free(m->count);
+    free(m->datatype);
+    free(m->peer);
+    free(m->tag);
+    free(m->comm);
+    free(m->request);
+    free(m);
+  }
+  ptrvec_free(&s->trace.messages);
+  free(s->trace.element_size);
+  free(s->trace.symbol_group);
   memset(s, 0, sizeof *s);
 }
 

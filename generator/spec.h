@@ -69,6 +69,17 @@ struct spec_call {
   unsigned matches;
 };
 
+/* What a call means as communication (trace.messages): the kind, and the params that
+ * hold the element count, the datatype, the peer rank, the tag, the communicator and the
+ * request. Values name params of the function; each may be NULL. */
+struct spec_message {
+  char *function; /* name or glob */
+  char *kind;     /* send, recv, collective, put, get or complete */
+  char *count, *datatype, *peer, *tag, *comm, *request;
+  struct spec_loc loc;
+  unsigned matches;
+};
+
 /* How calls are traced (the `trace` key); absent for model-only backends. */
 struct spec_trace {
   bool present;
@@ -85,6 +96,11 @@ struct spec_trace {
                                    the API's function pointers (view_dispatch.c) */
   char *device_times;         /* "device" (default) or "host": where command times come
                                  from; may be NULL */
+  struct ptrvec messages;     /* struct spec_message* */
+  char *element_size;         /* the datatype handle type whose element size the hooks'
+                                 <backend>_element_size() gives; may be NULL */
+  char *symbol_group;         /* backends of one group wrap the same symbols for different
+                                 libraries: only one is preloaded; may be NULL */
   struct spec_loc loc;
 };
 

@@ -9,6 +9,7 @@
 
 #include "util.h"
 #include "view_events.h"
+#include "view_messages.h"
 #include "view_record.h"
 
 /* Arrays recorded in full mode are capped so a wrong length cannot flood the trace. */
@@ -75,6 +76,9 @@ static char *member_decl(const struct model_param *p) {
       return decl;
     }
   }
+  /* A param of function type (MPICH's MPI_T_event_cb_function) is a pointer to one. */
+  if (p->type->kind == MODEL_KIND_FUNCTION)
+    return xasprintf("%s *%s", spelling, p->name);
   if (p->type->kind == MODEL_KIND_ARRAY && p->type->target) {
     const char *elem = p->type->target->spelling;
     if (strpbrk(elem, "(["))
@@ -411,7 +415,13 @@ static struct tree *build_function(struct view *v, const struct model_function *
   strbuf_free(&call);
   build_full_fields(f, fn);
   bool status_is_result = !slot && returns && strcmp(tree_get(fn, "status")->string, "0") != 0;
-  view_record_build(f, status_is_result, slot_param, fn);
+  struct spec_message *msg = view_message_of(v->s, f);
+  struct view_record_extra extra = {0};
+  if (msg && view_message_slots(v->s, b, f, msg, &extra, v->d))
+    v->status = -1;
+  view_record_build(f, status_is_result, slot_param, &extra, fn);
+  free((char *)extra.bytes);
+  view_message_describe(msg, fn);
   tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);
   bool after = matches(&v->s->trace.after, f->name);
@@ -550,7 +560,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
     traced[index] = f;
     tree_push(functions, build_function(&v, f, index++));
   }
-  if (view_events(m, s, root, traced, index, d))
+  if (view_events(m, s, root, traced, index, d) || view_messages_finish(s, root, d))
     v.status = -1;
   free(traced);
   tree_set(root, "function_count", tree_stringf("%zu", index));

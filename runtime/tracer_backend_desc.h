@@ -95,6 +95,26 @@ enum tracer_meaning {
   TRACER_MEANING_SYNC,          /* waits for device work */
 };
 
+/* What a call means as communication (trace.messages of the spec). The indices are slots
+ * of its record, -1 when absent: bytes (count x element size, read when the call
+ * returned), peer rank, tag, communicator (or window) handle, and the request it starts
+ * (send, recv, put, get: the request out value) or completes (complete: the request as
+ * passed). */
+enum tracer_message_kind {
+  TRACER_MESSAGE_NONE,
+  TRACER_MESSAGE_SEND,
+  TRACER_MESSAGE_RECV,
+  TRACER_MESSAGE_COLLECTIVE,
+  TRACER_MESSAGE_PUT,
+  TRACER_MESSAGE_GET,
+  TRACER_MESSAGE_COMPLETE,
+};
+
+struct tracer_message {
+  uint8_t kind; /* enum tracer_message_kind */
+  int16_t bytes, peer, tag, comm, request;
+};
+
 struct tracer_function_desc {
   const char *name;
   enum tracer_status_source status;
@@ -107,6 +127,7 @@ struct tracer_function_desc {
   enum tracer_meaning meaning;
   const char *direction;   /* transfers: "h2d", "d2h", "d2d", ...; else NULL */
   const char *bytes_param; /* the param (a record slot) holding the bytes; or NULL */
+  struct tracer_message message;
 };
 
 struct tracer_backend_desc {
@@ -118,6 +139,11 @@ struct tracer_backend_desc {
   int64_t success;      /* the status value of a successful call */
   const struct tracer_names *status_names; /* may be NULL */
   int device_times_host; /* 1: device commands carry the host-side times of their calls */
+  const char *library;   /* the soname the interposer wraps */
+  /* Backends of one group wrap the same symbols for different libraries (MPICH's and Open
+   * MPI's MPI_*): the tracer preloads only the one whose library the app loads. "" when
+   * the backend has no group. */
+  const char *symbol_group;
 };
 
 #endif

@@ -10,7 +10,7 @@ packages="
   liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev
   libze-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-  mpich libmpich-dev openmpi-bin libopenmpi-dev
+  mpich libmpich-dev openmpi-bin libopenmpi-dev gfortran
   libamdhip64-dev
   help2man dpkg-dev file lmod tcl8.6
 "
