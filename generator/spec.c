@@ -13,7 +13,9 @@ static const char *const spec_keys[] = {
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
                                          "commands", "calls", "device_times",
                                          "dispatch_tables", "messages", "element_size",
-                                         "symbol_group", NULL};
+                                         "symbol_group", "fortran", NULL};
+static const char *const fortran_keys[] = {"library", "integer", "handles", "absent_params", "exclude",
+                                           NULL};
 static const char *const message_keys[] = {"kind", "count", "datatype", "peer", "tag",
                                            "comm", "request", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
@@ -309,6 +311,43 @@ static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t
   return rc;
 }
 
+static int read_fortran(struct yamldoc *y, yaml_node_t *n, struct spec_fortran *f,
+                        struct diag *d) {
+  if (!n)
+    return 0;
+  if (yamldoc_check_keys(y, n, fortran_keys, "trace.fortran", d))
+    return -1;
+  f->present = true;
+  f->loc = loc_of(n);
+  int rc = read_string(y, n, "library", true, &f->library, d);
+  rc |= read_optional(y, n, "integer", &f->integer, d);
+  rc |= read_list(y, yamldoc_get(y, n, "absent_params"), "absent_params", false,
+                  &f->absent_params, d);
+  rc |= read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &f->exclude, d);
+  yaml_node_t *handles = yamldoc_get(y, n, "handles");
+  if (handles && handles->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, handles, d,
+                         "Cannot read trace.fortran.handles: expected TYPE: F2C_FUNCTION");
+  for (int i = 0; handles && i < yamldoc_map_length(handles); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, handles, i);
+    yaml_node_t *value = yamldoc_map_value(y, handles, i);
+    const char *type = yamldoc_scalar(key), *function = yamldoc_scalar(value);
+    if (!type || !*type || !function || !*function) {
+      rc = yamldoc_error(y, value, d,
+                         "Cannot read trace.fortran.handles: expected TYPE: F2C_FUNCTION");
+      continue;
+    }
+    struct spec_string *t = xcalloc(1, sizeof *t), *fn = xcalloc(1, sizeof *fn);
+    t->value = xstrdup(type);
+    t->loc = loc_of(key);
+    fn->value = xstrdup(function);
+    fn->loc = loc_of(value);
+    ptrvec_push(&f->handle_types, t);
+    ptrvec_push(&f->handle_f2c, fn);
+  }
+  return rc;
+}
+
 static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, struct diag *d) {
   if (!n)
     return 0;
@@ -337,6 +376,7 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_messages(y, yamldoc_get(y, n, "messages"), t, d);
   rc |= read_optional(y, n, "element_size", &t->element_size, d);
   rc |= read_optional(y, n, "symbol_group", &t->symbol_group, d);
+  rc |= read_fortran(y, yamldoc_get(y, n, "fortran"), &t->fortran, d);
   if (t->device_times && strcmp(t->device_times, "device") != 0 &&
       strcmp(t->device_times, "host") != 0) {
     struct spec_loc at = loc_of(yamldoc_get(y, n, "device_times"));
@@ -529,6 +569,12 @@ void spec_free(struct spec *s) {
   ptrvec_free(&s->trace.messages);
   free(s->trace.element_size);
   free(s->trace.symbol_group);
+  free(s->trace.fortran.library);
+  free(s->trace.fortran.integer);
+  free_strings(&s->trace.fortran.handle_types);
+  free_strings(&s->trace.fortran.handle_f2c);
+  free_strings(&s->trace.fortran.absent_params);
+  free_patterns(&s->trace.fortran.exclude);
   memset(s, 0, sizeof *s);
 }
 

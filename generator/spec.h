@@ -80,6 +80,22 @@ struct spec_message {
   unsigned matches;
 };
 
+/* Fortran entry points traced from the same model (trace.fortran), for a library whose
+ * Fortran bindings do not go through the C functions: gfortran's names (lower case and
+ * `_`), every C param passed by address, the error code in a last param. */
+struct spec_fortran {
+  bool present;
+  char *library;               /* soname that exports the Fortran symbols */
+  char *integer;               /* the C type of a Fortran INTEGER (MPI_Fint); may be NULL:
+                                  int */
+  struct ptrvec handle_types;  /* struct spec_string*: handle type names ... */
+  struct ptrvec handle_f2c;    /* struct spec_string*: ... and the function that turns a
+                                  Fortran handle of that type into a C one */
+  struct ptrvec absent_params; /* struct spec_string*: C params with no Fortran twin */
+  struct ptrvec exclude;       /* struct spec_pattern*: functions with no such binding */
+  struct spec_loc loc;
+};
+
 /* How calls are traced (the `trace` key); absent for model-only backends. */
 struct spec_trace {
   bool present;
@@ -101,6 +117,7 @@ struct spec_trace {
                                  <backend>_element_size() gives; may be NULL */
   char *symbol_group;         /* backends of one group wrap the same symbols for different
                                  libraries: only one is preloaded; may be NULL */
+  struct spec_fortran fortran;
   struct spec_loc loc;
 };
 

@@ -9,6 +9,7 @@
 
 #include "util.h"
 #include "view_events.h"
+#include "view_fortran.h"
 #include "view_messages.h"
 #include "view_record.h"
 
@@ -560,7 +561,8 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
     traced[index] = f;
     tree_push(functions, build_function(&v, f, index++));
   }
-  if (view_events(m, s, root, traced, index, d) || view_messages_finish(s, root, d))
+  if (view_events(m, s, root, traced, index, d) || view_messages_finish(s, root, d) ||
+      view_fortran(m, s, root, traced, index, d))
     v.status = -1;
   free(traced);
   tree_set(root, "function_count", tree_stringf("%zu", index));
