@@ -395,7 +395,11 @@ static void pick_symbol_groups(const struct options *o, char **names, char **lib
     if (!looked) {
       linked = app_libraries(o->app[0]);
       looked = true;
-      if (!linked)
+      /* Said under a launcher only: an app that is not an ELF program (a script) is
+       * common outside MPI jobs, and the group's backends are then not its business. */
+      struct rank_env rank;
+      rank_env_read(&rank);
+      if (!linked && rank.present)
         say(o, "cannot tell which libraries %s links (ldd): none of the %s backends is traced "
                "(-b NAME picks one)", o->app[0], d->symbol_group);
     }
