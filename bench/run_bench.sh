@@ -15,7 +15,8 @@
 # BENCH_SECTIONS="overhead rate analysis" (the default) picks the parts to run; BENCH_REPS
 # the repetitions (default 5), BENCH_CALLS the loop's calls (default 1000000),
 # BENCH_THREADS the thread counts (default "1 2"); BENCH_RESULTS the file to write
-# (default bench/RESULTS.md).
+# (default bench/RESULTS.md); BENCH_UFTRACE_OPTS extra uftrace options (a carried
+# uftrace needs --libmcount-path).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -83,7 +84,8 @@ run_variant() { # variant threads calls
       -- "$loop" --calls "$n" --threads "$t" --floor "$kind" | ns_of
     du -sb "$out" | cut -f1 >>"$tmp/$v-$t.bytes"
     rm -rf "$out" ;;
-  uftrace) $as_user uftrace record --force -d "$tmp/uftrace.data" "$loop" --calls "$n" \
+  uftrace) # shellcheck disable=SC2086
+           $as_user uftrace record ${BENCH_UFTRACE_OPTS:-} --force -d "$tmp/uftrace.data" "$loop" --calls "$n" \
              --threads "$t" 2>/dev/null | ns_of
            rm -rf "$tmp/uftrace.data" ;;
   ltrace) # ltrace -f sometimes loses the output of a threaded program: try again.

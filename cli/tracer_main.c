@@ -21,17 +21,21 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "fork_listener.h"
+#include "gaps.h"
 #include "job_folder.h"
 #include "launch.h"
 #include "rank_env.h"
 #include "rank_spread.h"
 #include "run_record.h"
+#include "tracer_calibrate.h"
 #include "tracing_cost.h"
 #include "session.h"
 
 #include <lttng/lttng.h>
 #include "tally.h"
 #include "tally_print.h"
+#include "timeline.h"
+#include "timeline_build.h"
 #include "trace_text.h"
 
 #ifndef TRACER_VERSION
@@ -44,7 +48,7 @@
 /* Exit codes of the tracer itself; when it runs an app, it exits with the app's code. */
 enum tracer_exit {
   TRACER_EXIT_USAGE = 2,    /* bad command line */
-  TRACER_EXIT_SESSION = 3,  /* no LTTng session could be set up */
+  TRACER_EXIT_SESSION = 3,  /* no LTTng session, or its daemon was lost or silent */
   TRACER_EXIT_ANALYSIS = 4, /* the trace could not be read */
 };
 
@@ -54,6 +58,7 @@ struct options {
   bool text, json, replay, blocking, quiet;
   bool monotonic_clock; /* --clock monotonic */
   bool check;           /* --check or `tracer doctor` */
+  bool start_paused;    /* --start-paused */
   enum mode mode;
   const char *output;       /* -o */
   const char *trace_output; /* --trace-output */
@@ -62,6 +67,10 @@ struct options {
   const char *events;       /* -e: more event patterns */
   unsigned threads;
   uint64_t subbuf_size, subbuf_count; /* 0: the session's defaults */
+  bool timeline;            /* -l */
+  const char *timeline_path; /* -l FILE; NULL: timeline.pftrace in the trace folder */
+  bool timeline_json;       /* --timeline-format json */
+  uint64_t timeline_split;  /* --timeline-split; 0: the writer's default */
   char **app;               /* argv of the app */
   const char *traced_ranks; /* --traced-ranks: the ranks of an MPI job to trace */
   bool job_member;          /* one rank of a job: rank 0 reports for all */
@@ -106,7 +115,17 @@ static const char usage[] =
     "                         optional k, M or G suffix (default: 2M)\n"
     "      --buffer-count N   sub-buffers per CPU, a power of 2 (default: as many as fit\n"
     "                         in 128 MiB over all CPUs, from 4 to 16; here %llu)\n"
+    "      --start-paused     record nothing until the app resumes the recording (an\n"
+    "                         API's own call for it: a spec's trace.resume)\n"
     "      --threads N        threads for the analysis (default: one per core)\n"
+    "  -l, --timeline [FILE] also write a timeline for ui.perfetto.dev (Perfetto protobuf;\n"
+    "                         default: timeline.pftrace in the trace folder). Before an\n"
+    "                         app, FILE is taken only when it ends in .pftrace\n"
+    "      --timeline-format FORMAT  pftrace (default) or json: Chrome trace-event JSON\n"
+    "                         as well (FILE with .json)\n"
+    "      --timeline-split SIZE  start a new timeline file (FILE.part2.pftrace, ...)\n"
+    "                         before one passes SIZE (k, M or G suffix; default 2G),\n"
+    "                         with a summary of the whole run in FILE.summary.pftrace\n"
     "      --traced-ranks LIST\n"
     "                         in an MPI job (mpirun -n N tracer APP), trace only these\n"
     "                         ranks (e.g. 0,4-7); the others run APP untraced. Each rank\n"
@@ -123,10 +142,10 @@ static const char usage[] =
     "  -V, --version          show the version and exit\n"
     "\n"
     "Exit status: APP's own (128+N when a signal N killed it; 127 when it cannot be\n"
-    "found), or 2 for a bad command line, 3 when no LTTng session could be set up, 4 when\n"
-    "a trace cannot be read; with --check, 0 when a trace would work, else 1.\n"
-    "The output is described in analysis-output.md (docs/ in the sources,\n"
-    "share/doc/tracer once installed).\n";
+    "found), or 2 for a bad command line, 3 when no LTTng session could be set up or its\n"
+    "session daemon died or stopped answering, 4 when a trace cannot be read; with --check,\n"
+    "0 when a trace would work, else 1. The output is described in analysis-output.md, the\n"
+    "daemon in session-daemon.md (docs/ in the sources, share/doc/tracer once installed).\n";
 
 static void print_usage(FILE *out) {
   char list[512] = "";
@@ -236,18 +255,79 @@ static void mark_latest(const char *trace_dir) {
   free(home);
 }
 
-/* A run that measured the cost of tracing (runtime/tracer_calibration.c): the cache keeps
- * it for the next runs on this machine, the run record for `tracer -r`. */
-static void keep_calibration(const char *trace_dir, const struct tally *tally,
-                             struct run_record *run, bool replay) {
-  if (!tally->has_calibration || !run->present || run->event_ps)
-    return;
-  struct tracing_cost cost = {tally->calibration_event_ps, tally->calibration_byte_ps};
-  if (!replay) /* a replay may run on another machine */
-    tracing_cost_save(tally->clock_is_tsc ? "tsc" : "monotonic", &cost);
-  run->event_ps = cost.event_ps;
-  run->byte_ps = cost.byte_ps;
-  run_record_write(trace_dir, run);
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* -l: the timeline of the trace, written beside it or to FILE. */
+static int write_timeline(const struct options *o, const char *trace_dir,
+                          const struct ctf_trace *trace, const struct event_map *map,
+                          const struct run_record *run) {
+  char path[PATH_MAX], json[PATH_MAX + 8], app[256] = "";
+  if (o->timeline_path)
+    snprintf(path, sizeof path, "%s", o->timeline_path);
+  else
+    snprintf(path, sizeof path, "%s/timeline.pftrace", trace_dir);
+  size_t stem = has_suffix(path, ".pftrace") ? strlen(path) - 8 : strlen(path);
+  snprintf(json, sizeof json, "%.*s.json", (int)stem, path);
+  if (run->present && run->command[0]) {
+    const char *end = strchr(run->command, ' ');
+    size_t len = end ? (size_t)(end - run->command) : strlen(run->command);
+    const char *slash = memrchr(run->command, '/', len);
+    const char *name = slash ? slash + 1 : run->command;
+    snprintf(app, sizeof app, "%.*s", (int)(run->command + len - name), name);
+  }
+  struct timeline_options options = {.path = path, .split_bytes = o->timeline_split,
+                                     .json_path = o->timeline_json ? json : NULL};
+  struct timeline *tl;
+  char message[512] = "";
+  char *msg = NULL;
+  int rc = timeline_open(&options, &tl);
+  if (rc == 0) {
+    struct timeline_build_options build = {.app_name = app[0] ? app : NULL};
+    rc = timeline_build(trace, map, tl, &build, &msg);
+  }
+  struct timeline_stats stats;
+  if (timeline_close(tl, &stats, message, sizeof message))
+    rc = -1;
+  if (rc) {
+    error("Cannot write the timeline: %s", msg ? msg : message);
+    free(msg);
+    return TRACER_EXIT_ANALYSIS;
+  }
+  free(msg);
+  say(o, "timeline: %s (%llu slices, %llu flows, %llu counter values, %.1f MiB)%s%s", path,
+      (unsigned long long)stats.slices, (unsigned long long)stats.flows,
+      (unsigned long long)stats.counter_values, (double)stats.bytes / (1 << 20),
+      stats.parts > 1 ? "; split into parts and a summary: " : "",
+      stats.parts > 1 ? "see --timeline-split" : "");
+  if (stats.parts > 1)
+    say(o, "timeline: %u parts (%.*s.partN.pftrace) and %.*s.summary.pftrace", stats.parts,
+        (int)stem, path, (int)stem, path);
+  if (o->timeline_json)
+    say(o, "timeline: %s (Chrome trace-event JSON)", json);
+  return 0;
+}
+
+static bool tally_has_device_work(const struct tally *tally) {
+  for (size_t i = 0; i < tally->backend_count; i++)
+    if (tally->backends[i].device_count)
+      return true;
+  return false;
+}
+
+/* After the tables: device use, copy/compute overlap and idle gaps (cli/analysis/gaps.c). */
+static int print_gaps(const struct ctf_trace *trace, const struct event_map *map, FILE *out) {
+  struct gap_report report;
+  char *msg = NULL;
+  int rc = gaps_analyse(trace, map, &report, &msg);
+  gaps_print_text(&report, out);
+  if (rc)
+    error("Part of the trace could not be read for the gaps: %s", msg ? msg : "");
+  free(msg);
+  gaps_free(&report);
+  return rc;
 }
 
 static int analyse(const struct options *o, const char *trace_dir) {
@@ -296,7 +376,6 @@ static int analyse(const struct options *o, const char *trace_dir) {
        * stream came after its last packet: the difference is reported unattributed. */
       if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
-      keep_calibration(trace_dir, &tally, &run, o->replay);
       struct rank_spread *spread = NULL;
       if (!o->json && job_folder_is_job(trace_dir))
         spread = rank_spread_load(trace_dir, o->threads);
@@ -311,6 +390,8 @@ static int analyse(const struct options *o, const char *trace_dir) {
         tally_print_text(&tally, &run, out);
       }
       rank_spread_free(spread);
+      if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
+        rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
         error("Part of the trace could not be read; the tables count what could: %s",
               tally.error);
@@ -318,6 +399,11 @@ static int analyse(const struct options *o, const char *trace_dir) {
       }
     }
     tally_free(&tally);
+  }
+  if (o->timeline) {
+    int timeline_rc = write_timeline(o, trace_dir, trace, &map, &run);
+    if (timeline_rc)
+      rc = timeline_rc;
   }
   if (out != stdout && fclose(out) != 0) {
     error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
@@ -466,6 +552,34 @@ static int select_backends(const struct options *o, char ***names, char ***libs,
   return 0;
 }
 
+/* Backends whose library the API's own library loads (a collector or tool) are not
+ * preloaded: their library goes into that API's environment variable instead, and out of
+ * libs. Returns the NAME=PATH entries, NULL-terminated. */
+static char **collector_environment(const struct options *o, char **names, char **libs,
+                                    size_t n) {
+  char **env = calloc(n + 1, sizeof *env);
+  size_t k = 0, kept = 0;
+  for (size_t i = 0; env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    if (!b || !b->collector || !*b->collector) {
+      libs[kept++] = libs[i];
+      continue;
+    }
+    const char *users = getenv(b->collector);
+    if (users && *users)
+      say(o, "%s=%s is replaced by the tracer's own library for the %s backend", b->collector,
+          users, b->name);
+    if (asprintf(&env[k], "%s=%s", b->collector, libs[i]) < 0)
+      env[k] = NULL;
+    else
+      k++;
+    free(libs[i]);
+  }
+  for (size_t i = kept; env && i < n; i++)
+    libs[i] = NULL;
+  return env;
+}
+
 /* The clock plugin a daemon this job starts gets: the tracer's TSC clock
  * (runtime/tracer_clock_plugin.c, which keeps LTTng's monotonic clock where the TSC is
  * not the kernel's clocksource), unless --clock monotonic, or the user's own
@@ -475,6 +589,17 @@ static char *trace_clock_plugin(const struct options *o) {
   if ((users && *users) || o->monotonic_clock)
     return NULL;
   return find_library("clock");
+}
+
+/* The session daemon did not answer in time (session_set_hang_handler): a thread is
+ * still blocked in liblttng-ctl, so only async-signal-safe calls, then exit. */
+static void on_daemon_hang(const char *message) {
+  static const char prefix[] = "tracer: error: ";
+  ssize_t ignored = write(STDERR_FILENO, prefix, sizeof prefix - 1);
+  ignored = write(STDERR_FILENO, message, strlen(message));
+  ignored = write(STDERR_FILENO, "\n", 1);
+  (void)ignored;
+  _exit(TRACER_EXIT_SESSION);
 }
 
 static int run(const struct options *o) {
@@ -509,6 +634,14 @@ static int run(const struct options *o) {
     mkdir_parents(home, 0700);
     free(home);
   }
+  /* What tracing costs on this machine, for the report: cached, or measured now (once per
+   * machine and clock, in a session of its own). */
+  struct tracing_cost cost = {0};
+  char *runtime_library = find_library("runtime");
+  char why[256];
+  if (!calibrate_cost(clock_plugin, runtime_library, &cost, why, sizeof why))
+    say(o, "cannot measure what tracing costs here: %s", why);
+  free(runtime_library);
   if (session_begin(&so, &session, &serr) != SESSION_OK) {
     error("%s", serr.message);
     rc = TRACER_EXIT_SESSION;
@@ -523,19 +656,34 @@ static int run(const struct options *o) {
   size_t env_count = 0;
   while (session_env && session_env[env_count])
     env_count++;
-  const char **app_env = calloc(env_count + 3, sizeof *app_env);
+  /* What the backends' own libraries need in the app's environment (the specs'
+   * trace.environment), unless the user set it. */
+  size_t backend_env_count = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    for (size_t k = 0; b && b->environment && b->environment[k]; k++)
+      backend_env_count++;
+  }
+  const char **app_env = calloc(env_count + n + backend_env_count + 4, sizeof *app_env);
   for (size_t i = 0; app_env && i < env_count; i++)
     app_env[i] = session_env[i];
   if (app_env && fork_env)
     app_env[env_count++] = fork_env;
-  /* The cost of tracing on this machine: cached, or measured by this run's first process. */
-  struct tracing_cost cost = {0};
-  /* The TSC plugin falls back to the monotonic clock where the TSC is not the kernel's
-   * clocksource: then only a monotonic calibration exists. */
-  bool calibrated = (clock_plugin && tracing_cost_cached("tsc", &cost)) ||
-                    tracing_cost_cached("monotonic", &cost);
-  if (app_env && !calibrated)
-    app_env[env_count++] = "TRACER_CALIBRATE=1";
+  char **collectors = collector_environment(o, names, libs, n);
+  for (size_t i = 0; app_env && collectors && collectors[i]; i++)
+    app_env[env_count++] = collectors[i];
+  if (app_env && o->start_paused)
+    app_env[env_count++] = "TRACER_START_PAUSED=1";
+  for (size_t i = 0; app_env && i < n; i++) {
+    const struct tracer_backend_desc *b = backends_find(names[i]);
+    for (size_t k = 0; b && b->environment && b->environment[k]; k++) {
+      const char *entry = b->environment[k];
+      char name[128];
+      snprintf(name, sizeof name, "%.*s", (int)strcspn(entry, "="), entry);
+      if (!getenv(name))
+        app_env[env_count++] = entry;
+    }
+  }
   struct launch_request req = {
       .argv = (const char *const *)o->app,
       .preload_libraries = (const char *const *)libs,
@@ -573,6 +721,7 @@ static int run(const struct options *o) {
   clock_gettime(CLOCK_MONOTONIC, &app_end);
   fork_listener_stop(forks);
   free(app_env);
+  free_strings(collectors);
   struct session_end_report report = {0};
   if (session_end(session, &report, &serr) != SESSION_OK)
     error("%s", serr.message);
@@ -604,13 +753,35 @@ static int run(const struct options *o) {
   launch_free(app);
   if (report.lost_packets)
     say(o, "%llu packets were lost by the consumer", (unsigned long long)report.lost_packets);
-  if (!o->job_member) {
-    mark_latest(trace_dir);
-    say(o, "trace saved in %s", trace_dir);
-    int arc = analyse(o, trace_dir);
-    if (arc && rc == 0)
-      rc = arc;
+  /* "trace saved" only of a trace that can be read: metadata, and events unless the app
+   * made no traced call. */
+  enum session_trace_content content = session_trace_content(trace_dir);
+  if (content == SESSION_TRACE_NO_METADATA) {
+    if (report.daemon_lost)
+      error("No trace was saved in %s: the session daemon ended before writing the trace's "
+            "metadata, and every event of the app is lost", trace_dir);
+    else
+      error("No trace was saved in %s: the app never registered with the session daemon "
+            "(LTTng-UST was not loaded in it: a static or setuid program?)", trace_dir);
+    if (rc == 0)
+      rc = report.daemon_lost ? TRACER_EXIT_SESSION : TRACER_EXIT_ANALYSIS;
+    goto done;
   }
+  if (o->job_member) /* rank 0 reports for the whole job */
+    goto done;
+  mark_latest(trace_dir);
+  if (report.daemon_lost)
+    error("Only part of the trace was saved in %s: what the session daemon wrote before it "
+          "ended; the tables below count that part", trace_dir);
+  else if (content == SESSION_TRACE_NO_EVENTS)
+    say(o, "trace saved in %s: it holds no event (the app made no traced call)", trace_dir);
+  else
+    say(o, "trace saved in %s", trace_dir);
+  int arc = analyse(o, trace_dir);
+  if (report.daemon_lost && rc == 0)
+    rc = TRACER_EXIT_SESSION;
+  if (arc && rc == 0)
+    rc = arc;
 done:
   if (session)
     session_free(session);
@@ -726,6 +897,9 @@ int main(int argc, char **argv) {
     OPT_BUFFER_COUNT,
     OPT_CLOCK,
     OPT_CHECK,
+    OPT_START_PAUSED,
+    OPT_TIMELINE_FORMAT,
+    OPT_TIMELINE_SPLIT,
     OPT_TRACED_RANKS
   };
   static const struct option longopts[] = {
@@ -742,16 +916,21 @@ int main(int argc, char **argv) {
       {"check", no_argument, NULL, OPT_CHECK},
       {"traced-ranks", required_argument, NULL, OPT_TRACED_RANKS},
       {"threads", required_argument, NULL, OPT_THREADS},
+      {"start-paused", no_argument, NULL, OPT_START_PAUSED},
       {"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE},
       {"buffer-count", required_argument, NULL, OPT_BUFFER_COUNT},
+      {"timeline", optional_argument, NULL, 'l'},
+      {"timeline-format", required_argument, NULL, OPT_TIMELINE_FORMAT},
+      {"timeline-split", required_argument, NULL, OPT_TIMELINE_SPLIT},
       {"quiet", no_argument, NULL, 'q'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
   struct options o = {.mode = MODE_DEFAULT};
+  session_set_hang_handler(on_daemon_hang);
   int c;
   /* '+': options end at the app's name, so the app's own options stay its own. */
-  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::qhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::l::qhV", longopts, NULL)) != -1) {
     switch (c) {
     case 't': o.text = true; break;
     case 'j': o.json = true; break;
@@ -778,7 +957,41 @@ int main(int argc, char **argv) {
       else if (optind < argc && argv[optind][0] != '-')
         o.replay_dir = argv[optind++];
       break;
+    case 'l':
+      o.timeline = true;
+      if (optarg)
+        o.timeline_path = optarg;
+      else if (optind < argc && argv[optind][0] != '-' &&
+               (o.replay || has_suffix(argv[optind], ".pftrace")))
+        o.timeline_path = argv[optind++];
+      break;
+    case OPT_TIMELINE_FORMAT:
+      if (strcmp(optarg, "json") != 0 && strcmp(optarg, "pftrace") != 0) {
+        error("Unknown timeline format: %s (use pftrace or json)", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.timeline = true;
+      o.timeline_json = strcmp(optarg, "json") == 0;
+      break;
+    case OPT_TIMELINE_SPLIT: {
+      char *end;
+      uint64_t v = strtoull(optarg, &end, 10);
+      if (*end == 'k' || *end == 'K')
+        v <<= 10, end++;
+      else if (*end == 'M')
+        v <<= 20, end++;
+      else if (*end == 'G')
+        v <<= 30, end++;
+      if (*end || v < 4096) {
+        error("--timeline-split wants a size of at least 4k, got %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.timeline = true;
+      o.timeline_split = v;
+      break;
+    }
     case OPT_BLOCKING: o.blocking = true; break;
+    case OPT_START_PAUSED: o.start_paused = true; break;
     case OPT_CLOCK:
       if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {
         error("Unknown clock: %s (use tsc or monotonic)", optarg);

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +25,20 @@ static int is_template(const struct dirent *e) {
   return n > 5 && strcmp(e->d_name + n - 5, ".tmpl") == 0;
 }
 
+/* The templates a spec names (trace.templates, e.g. "tools/collector.c"), as directory
+ * entries of their own so the loop below treats both cases alike. */
+static int named_templates(const struct spec *s, struct dirent ***entries) {
+  size_t n = s->trace.templates.len;
+  *entries = xcalloc(n + 1, sizeof **entries);
+  for (size_t i = 0; i < n; i++) {
+    const struct spec_string *t = s->trace.templates.items[i];
+    struct dirent *e = xcalloc(1, sizeof *e);
+    snprintf(e->d_name, sizeof e->d_name, "%s.tmpl", t->value);
+    (*entries)[i] = e;
+  }
+  return (int)n;
+}
+
 int render_backend(const struct model *m, const struct spec *s, const char *template_dir,
                    const char *outdir, const char *model_path, struct diag *d) {
   struct tree *view = view_build(m, s, model_path, d);
@@ -34,8 +49,12 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
     tree_free(view);
     return -1;
   }
+  /* By default every template at the top of the folder (an LD_PRELOAD interposer); a
+   * spec whose library is of another kind (a tool or collector the API loads) lists its
+   * own, from subfolders too. */
   struct dirent **entries = NULL;
-  int n = scandir(template_dir, &entries, is_template, alphasort);
+  int n = s->trace.templates.len ? named_templates(s, &entries)
+                                 : scandir(template_dir, &entries, is_template, alphasort);
   if (n < 0) {
     tree_free(view);
     return diag_error(d, "Cannot read templates: dir=%s: %s", template_dir, strerror(errno));
@@ -52,8 +71,10 @@ int render_backend(const struct model *m, const struct spec *s, const char *temp
       struct strbuf out;
       strbuf_init(&out);
       rc = template_render(t, view, &out, d);
-      size_t len = strlen(entries[i]->d_name) - 5;
-      outputs[i].path = xasprintf("%s/%s_%.*s", outdir, m->backend, (int)len, entries[i]->d_name);
+      const char *base = strrchr(entries[i]->d_name, '/');
+      base = base ? base + 1 : entries[i]->d_name;
+      size_t len = strlen(base) - 5;
+      outputs[i].path = xasprintf("%s/%s_%.*s", outdir, m->backend, (int)len, base);
       outputs[i].text = strbuf_release(&out);
       if (rc)
         diag_error(d, "Cannot render template for backend=%s: template=%s", m->backend, path);

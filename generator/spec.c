@@ -8,14 +8,19 @@
 #include "yamldoc.h"
 
 static const char *const spec_keys[] = {
-    "backend",  "description", "library", "collector", "headers", "include_dirs", "defines", "std",
+    "backend",  "description", "library", "collector", "headers", "include_dirs", "include_dirs_after", "defines", "std",
     "missing_hint", "select", "exclude", "handles", "params", "trace", NULL};
 static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", "status",
                                          "commands", "calls", "device_times",
-                                         "dispatch_tables", "messages", "element_size",
-                                         "symbol_group", "fortran", NULL};
-static const char *const fortran_keys[] = {"library", "integer", "handles", "absent_params", "exclude",
-                                           NULL};
+                                         "dispatch_tables", "templates", "exports", "environment",
+                                         "pause", "resume", "regions", "load_through",
+                                         "callbacks", "scope", "rows", "messages",
+                                         "element_size", "symbol_group", "fortran", NULL};
+static const char *const scope_keys[] = {"endpoint", "begin", NULL};
+static const char *const rows_keys[] = {"param", "strip", NULL};
+static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
+static const char *const fortran_keys[] = {"library", "integer", "handles", "absent_params",
+                                           "exclude", NULL};
 static const char *const message_keys[] = {"kind", "count", "datatype", "peer", "tag",
                                            "comm", "request", NULL};
 static const char *const call_keys[] = {"meaning", "bytes", NULL};
@@ -384,6 +389,55 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
                         "Cannot read trace.device_times: value=%s is neither device nor host",
                         t->device_times);
   }
+  rc |= read_list(y, yamldoc_get(y, n, "templates"), "templates", false, &t->templates, d);
+  rc |= read_list(y, yamldoc_get(y, n, "exports"), "exports", false, &t->exports, d);
+  rc |= read_list(y, yamldoc_get(y, n, "environment"), "environment", false, &t->environment,
+                  d);
+  for (size_t i = 0; i < t->environment.len; i++) {
+    const struct spec_string *e = t->environment.items[i];
+    const char *eq = strchr(e->value, '=');
+    if (!eq || eq == e->value || strpbrk(e->value, "\"\\"))
+      rc |= diag_error_at(d, y->path, e->loc.line, e->loc.column,
+                          "Cannot read trace.environment: entry=%s is not NAME=VALUE",
+                          e->value);
+  }
+  rc |= read_list(y, yamldoc_get(y, n, "pause"), "pause", true, &t->pause, d);
+  rc |= read_list(y, yamldoc_get(y, n, "resume"), "resume", true, &t->resume, d);
+  yaml_node_t *regions = yamldoc_get(y, n, "regions");
+  if (regions) {
+    if (yamldoc_check_keys(y, regions, region_keys, "trace.regions", d))
+      return -1;
+    rc |= read_list(y, yamldoc_get(y, regions, "open"), "open", true, &t->region_open, d);
+    rc |= read_list(y, yamldoc_get(y, regions, "close"), "close", true, &t->region_close, d);
+    rc |= read_string(y, regions, "name", true, &t->region_name, d);
+    rc |= read_optional(y, regions, "name_member", &t->region_name_member, d);
+  }
+  rc |= read_optional(y, n, "load_through", &t->load_through, d);
+  rc |= read_list(y, yamldoc_get(y, n, "callbacks"), "callbacks", true, &t->callbacks, d);
+  yaml_node_t *scope = yamldoc_get(y, n, "scope");
+  if (scope) {
+    if (yamldoc_check_keys(y, scope, scope_keys, "trace.scope", d))
+      return -1;
+    rc |= read_string(y, scope, "endpoint", true, &t->scope_endpoint, d);
+    rc |= read_string(y, scope, "begin", true, &t->scope_begin, d);
+  }
+  yaml_node_t *rows = yamldoc_get(y, n, "rows");
+  if (rows && rows->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, rows, d, "Cannot read trace.rows: expected FUNCTION: {param: ...}");
+  for (int i = 0; rows && i < yamldoc_map_length(rows); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, rows, i);
+    yaml_node_t *body = yamldoc_map_value(y, rows, i);
+    if (yamldoc_check_keys(y, body, rows_keys, "trace rows", d)) {
+      rc = -1;
+      continue;
+    }
+    struct spec_rows *r = xcalloc(1, sizeof *r);
+    r->function = xstrdup(yamldoc_scalar(key) ? yamldoc_scalar(key) : "");
+    r->loc = loc_of(key);
+    ptrvec_push(&t->rows, r);
+    rc |= read_string(y, body, "param", true, &r->param, d);
+    rc |= read_optional(y, body, "strip", &r->strip, d);
+  }
   return rc;
 }
 
@@ -406,6 +460,8 @@ static int spec_read(struct spec *s, struct yamldoc *y, struct diag *d) {
     rc |= read_list(y, yamldoc_get(y, root, "headers"), "headers", false, &s->headers, d);
     rc |= read_list(y, yamldoc_get(y, root, "include_dirs"), "include_dirs", false,
                     &s->include_dirs, d);
+    rc |= read_list(y, yamldoc_get(y, root, "include_dirs_after"), "include_dirs_after", false,
+                    &s->include_dirs_after, d);
     rc |= read_list(y, yamldoc_get(y, root, "defines"), "defines", false, &s->defines, d);
     rc |= read_select(y, root, "select", &s->functions, &s->types, &s->constants, d);
     rc |= read_select(y, root, "exclude", &s->exclude_functions, &s->exclude_types,
@@ -428,8 +484,10 @@ static int spec_read(struct spec *s, struct yamldoc *y, struct diag *d) {
       }
   }
   /* Relative include dirs are relative to the spec's folder, so specs are portable. */
-  for (size_t i = 0; i < s->include_dirs.len; i++) {
-    struct spec_string *inc = s->include_dirs.items[i];
+  for (size_t i = 0; i < s->include_dirs.len + s->include_dirs_after.len; i++) {
+    struct spec_string *inc = i < s->include_dirs.len
+                                  ? s->include_dirs.items[i]
+                                  : s->include_dirs_after.items[i - s->include_dirs.len];
     char *expanded = expand_env(inc->value);
     free(inc->value);
     if (expanded[0] == '/') {
@@ -508,6 +566,7 @@ void spec_free(struct spec *s) {
   free(s->std);
   free_strings(&s->headers);
   free_strings(&s->include_dirs);
+  free_strings(&s->include_dirs_after);
   free_strings(&s->defines);
   free_patterns(&s->functions);
   free_patterns(&s->types);
@@ -575,6 +634,27 @@ void spec_free(struct spec *s) {
   free_strings(&s->trace.fortran.handle_f2c);
   free_strings(&s->trace.fortran.absent_params);
   free_patterns(&s->trace.fortran.exclude);
+  free_strings(&s->trace.templates);
+  free_strings(&s->trace.exports);
+  free_strings(&s->trace.environment);
+  free_patterns(&s->trace.pause);
+  free_patterns(&s->trace.resume);
+  free_patterns(&s->trace.region_open);
+  free_patterns(&s->trace.region_close);
+  free(s->trace.region_name);
+  free(s->trace.region_name_member);
+  free(s->trace.load_through);
+  free_patterns(&s->trace.callbacks);
+  free(s->trace.scope_endpoint);
+  free(s->trace.scope_begin);
+  for (size_t i = 0; i < s->trace.rows.len; i++) {
+    struct spec_rows *r = s->trace.rows.items[i];
+    free(r->function);
+    free(r->param);
+    free(r->strip);
+    free(r);
+  }
+  ptrvec_free(&s->trace.rows);
   memset(s, 0, sizeof *s);
 }
 

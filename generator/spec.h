@@ -118,6 +118,39 @@ struct spec_trace {
   char *symbol_group;         /* backends of one group wrap the same symbols for different
                                  libraries: only one is preloaded; may be NULL */
   struct spec_fortran fortran;
+  /* What the backend's library is: the templates rendered for it (default: an LD_PRELOAD
+   * interposer) and extra symbols it exports (a tool's entry point). */
+  struct ptrvec templates;    /* struct spec_string*: template names, "collector.c" */
+  struct ptrvec exports;      /* struct spec_string* */
+  /* NAME=VALUE entries the tracer sets for the app when it traces this backend (unless
+   * the user set NAME): what the API's own library needs to load or use the backend's. */
+  struct ptrvec environment;  /* struct spec_string* */
+  /* Calls that pause and resume the recording of every backend. */
+  struct ptrvec pause, resume; /* struct spec_pattern* */
+  /* Named regions (trace.regions): calls that open one on the calling thread, named by a
+   * param (or a member of the struct it points to), and calls that close the innermost. */
+  struct ptrvec region_open, region_close; /* struct spec_pattern* */
+  char *region_name;          /* param of the opening calls; may be NULL */
+  char *region_name_member;   /* member of *param holding the name; may be NULL */
+  /* The environment variable through which the API's own library loads the backend's
+   * library (trace.load_through); NULL: it is preloaded. */
+  char *load_through;
+  /* A tool the API calls back (trace.callbacks): function-pointer types, each traced as a
+   * function named after the type without its _t and registered under the constant of
+   * that name. */
+  struct ptrvec callbacks;    /* struct spec_pattern* */
+  char *scope_endpoint;       /* param saying which end of its scope a call is; may be NULL */
+  char *scope_begin;          /* the value that says "begin" */
+  struct ptrvec rows;         /* struct spec_rows*: calls tallied per value of a param */
+  struct spec_loc loc;
+};
+
+/* trace.rows: FUNCTION: {param: P, strip: PREFIX}: the function's calls are tallied in one
+ * row per value of enum param P, named FUNCTION:NAME (the value's name without PREFIX). */
+struct spec_rows {
+  char *function;
+  char *param;
+  char *strip; /* may be NULL */
   struct spec_loc loc;
 };
 
@@ -133,6 +166,9 @@ struct spec {
   char *std;         /* C standard for parsing, default "gnu11" */
   struct ptrvec headers;      /* struct spec_string* */
   struct ptrvec include_dirs; /* struct spec_string*, expanded and resolved */
+  /* Searched after the compiler's own folders (-idirafter): for a header installed beside
+   * another compiler's builtin headers, which must not replace this one's. */
+  struct ptrvec include_dirs_after; /* struct spec_string*, expanded and resolved */
   struct ptrvec defines;      /* struct spec_string* */
   struct ptrvec functions, types, constants;                         /* struct spec_pattern* */
   struct ptrvec exclude_functions, exclude_types, exclude_constants; /* struct spec_pattern* */

@@ -88,6 +88,9 @@ int tu_config_init(struct tu_config *cfg, const struct spec *s, struct diag *d) 
   ptrvec_push(&cfg->args, xstrdup("-xc"));
   for (size_t i = 0; i < s->include_dirs.len; i++)
     ptrvec_push(&cfg->args, xasprintf("-I%s", (char *)cfg->search_dirs.items[i]));
+  for (size_t i = 0; i < s->include_dirs_after.len; i++)
+    ptrvec_push(&cfg->args, xasprintf("-idirafter%s",
+                                      ((struct spec_string *)s->include_dirs_after.items[i])->value));
   for (size_t i = 0; i < s->defines.len; i++) {
     struct spec_string *def = s->defines.items[i];
     ptrvec_push(&cfg->args, xasprintf("-D%s", def->value));

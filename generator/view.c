@@ -12,6 +12,8 @@
 #include "view_fortran.h"
 #include "view_messages.h"
 #include "view_record.h"
+#include "view_callbacks.h"
+#include "view_recording.h"
 
 /* Arrays recorded in full mode are capped so a wrong length cannot flood the trace. */
 #define VIEW_MAX_ELEMENTS "TRACER_MAX_ELEMENTS"
@@ -431,6 +433,7 @@ static struct tree *build_function(struct view *v, const struct model_function *
   const struct spec_command *c = command_of(v->s, f->name);
   if (c)
     build_command(v, f, c, fn);
+  view_recording_function(v->s, f, fn);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
   if (!before && !after && !c && !slot) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
@@ -479,10 +482,10 @@ static int check_patterns(struct view *v, const struct ptrvec *patterns, const c
 static void check_trace(struct view *v) {
   const struct spec *s = v->s;
   const struct spec_trace *t = &s->trace;
-  if (!v->m->library)
+  if (!v->m->library && !s->collector)
     v->status = diag_error_at(v->d, s->path, t->loc.line, t->loc.column,
                               "Cannot trace backend=%s: a trace section needs `library`, the "
-                              "soname whose functions the interposer wraps",
+                              "soname whose functions the interposer wraps, or `collector`",
                               v->m->backend);
   if (t->hooks) {
     char *expected = xasprintf("%s_hooks.c", v->m->backend);
@@ -547,7 +550,10 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   struct tree *functions = tree_set(root, "functions", tree_list());
   struct tree *skipped = tree_set(root, "skipped", tree_list());
   size_t index = 0;
-  const struct model_function **traced = xcalloc(m->functions.len + 1, sizeof *traced);
+  struct ptrvec callbacks = {0};
+  view_callbacks_select(m, s, &callbacks);
+  const struct model_function **traced =
+      xcalloc(m->functions.len + callbacks.len + 1, sizeof *traced);
   for (size_t i = 0; i < m->functions.len; i++) {
     const struct model_function *f = m->functions.items[i];
     if (matches(&s->trace.exclude, f->name) || f->variadic || !f->has_prototype) {
@@ -559,16 +565,29 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
       continue;
     }
     traced[index] = f;
-    tree_push(functions, build_function(&v, f, index++));
+    struct tree *fn = tree_push(functions, build_function(&v, f, index++));
+    view_callbacks_function(m, s, f, false, fn, d);
   }
+  for (size_t i = 0; i < callbacks.len; i++) {
+    traced[index] = callbacks.items[i];
+    struct tree *fn = tree_push(functions, build_function(&v, traced[index], index));
+    index++;
+    if (view_callbacks_function(m, s, callbacks.items[i], true, fn, d))
+      v.status = -1;
+  }
+  if (view_callbacks_rows(m, s, root, traced, index, d))
+    v.status = -1;
   if (view_events(m, s, root, traced, index, d) || view_messages_finish(s, root, d) ||
       view_fortran(m, s, root, traced, index, d))
     v.status = -1;
   free(traced);
+  view_callbacks_free(&callbacks);
   tree_set(root, "function_count", tree_stringf("%zu", index));
   check_patterns(&v, &s->trace.before, "trace.before");
   check_patterns(&v, &s->trace.after, "trace.after");
   check_patterns(&v, &s->trace.exclude, "trace.exclude");
+  if (view_recording_root(m, s, root, d))
+    v.status = -1;
   for (size_t i = 0; i < s->trace.commands.len; i++) {
     const struct spec_command *c = s->trace.commands.items[i];
     bool found = false;

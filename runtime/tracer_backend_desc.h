@@ -127,6 +127,12 @@ struct tracer_function_desc {
   enum tracer_meaning meaning;
   const char *direction;   /* transfers: "h2d", "d2h", "d2d", ...; else NULL */
   const char *bytes_param; /* the param (a record slot) holding the bytes; or NULL */
+  /* Calls tallied in one row per value of a param (the spec's trace.rows): the param
+   * (a named slot of the record), the names of its values, and the row of the first value
+   * (rows follow the functions, named FUNCTION:VALUE). NULL, NULL, 0 otherwise. */
+  const char *row_field;
+  const struct tracer_names *row_names;
+  uint32_t row_first;
   struct tracer_message message;
 };
 
@@ -139,6 +145,12 @@ struct tracer_backend_desc {
   int64_t success;      /* the status value of a successful call */
   const struct tracer_names *status_names; /* may be NULL */
   int device_times_host; /* 1: device commands carry the host-side times of their calls */
+  /* "" for an LD_PRELOAD interposer; else the environment variable through which the
+   * API's own library loads the backend's library (a collector or tool). */
+  const char *collector;
+  /* NAME=VALUE entries for the app's environment when this backend is traced (the spec's
+   * trace.environment), NULL-terminated. */
+  const char *const *environment;
   const char *library;   /* the soname the interposer wraps */
   /* Backends of one group wrap the same symbols for different libraries (MPICH's and Open
    * MPI's MPI_*): the tracer preloads only the one whose library the app loads. "" when

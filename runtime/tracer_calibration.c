@@ -5,9 +5,9 @@
  * this machine and clock; the first traced process runs it once, before the app's main.
  * It calls an empty function the way the generated interposers call the real one (the
  * in-flight stack, two clock reads, a record filled, one event written) against the
- * same loop calling it bare, with records of two sizes, the least of several rounds (the
- * machine may be busy). Enough events pass to fill sub-buffers, so that their switches
- * are in the cost. It takes some 20 ms and about 5 MB of trace, which the analyses skip.
+ * same loop calling it bare, with records of two sizes, the median of several rounds after
+ * one that warms up. Enough events pass to fill sub-buffers, so that their switches are
+ * in the cost. It takes some 20 ms and about 5 MB of trace in a session of its own.
  */
 #include "tracer_tracepoints.h"
 
@@ -16,7 +16,7 @@
 #include "tracer_calibration.h"
 #include "tracer_runtime.h"
 
-enum { SAMPLES = 20000, ROUNDS = 3, SMALL = 4, LARGE = 20 };
+enum { SAMPLES = 10000, ROUNDS = 5, SMALL = 4, LARGE = 20 };
 
 /* What the calibration calls in place of an API function: nothing, out of line. */
 static void __attribute__((noinline)) empty_call(void) { __asm__ volatile(""); }
@@ -40,12 +40,18 @@ static uint64_t ns_since(const struct timespec *t0) {
          (uint64_t)t0->tv_nsec;
 }
 
-/* The least time of SAMPLES calls, traced as an interposer traces them with a record of
- * `count` slots, or bare. */
+static int compare_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The median time of ROUNDS rounds of SAMPLES calls, traced as an interposer traces them
+ * with a record of `count` slots, or bare, after one round that is not counted (it pays
+ * for first touches of the buffers' pages and caches). */
 static uint64_t loop_ns(unsigned count, bool traced) {
-  uint64_t best = UINT64_MAX;
+  uint64_t rounds[ROUNDS + 1];
   uint64_t slots[LARGE];
-  for (int round = 0; round < ROUNDS; round++) {
+  for (int round = 0; round <= ROUNDS; round++) {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (unsigned i = 0; i < SAMPLES; i++) {
@@ -65,11 +71,10 @@ static uint64_t loop_ns(unsigned count, bool traced) {
       slots[3] = tracer_record_call(0, depth, 0);
       lttng_ust_tracepoint(lttng_ust_tracer, calibration_sample, slots, count);
     }
-    uint64_t ns = ns_since(&t0);
-    if (ns < best)
-      best = ns;
+    rounds[round] = ns_since(&t0);
   }
-  return best;
+  qsort(rounds + 1, ROUNDS, sizeof *rounds, compare_u64);
+  return rounds[1 + ROUNDS / 2];
 }
 
 void tracer_calibrate_if_asked(void) {

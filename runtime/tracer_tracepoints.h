@@ -77,6 +77,34 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, calibration,
   )
 )
 
+/* A named region of one thread (tracer_recording.h), written when it closes. depth 0 is
+ * outermost. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, region,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, backend, const char *, name,
+                    uint16_t, depth, uint64_t, start, uint64_t, end),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_string(backend, backend)
+    lttng_ust_field_string(name, name)
+    lttng_ust_field_integer(uint16_t, depth, depth)
+    lttng_ust_field_integer(uint64_t, start, start)
+    lttng_ust_field_integer(uint64_t, end, end)
+  )
+)
+
+/* The recording was paused from start to end (tracer_recording.h): written when it
+ * resumes, or when the process ends paused. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, paused,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, uint64_t, start, uint64_t, end),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_integer(uint64_t, start, start)
+    lttng_ust_field_integer(uint64_t, end, end)
+  )
+)
+
 #endif
 
 #include <lttng/tracepoint-event.h>

@@ -6,8 +6,10 @@ set -eu
 packages="
   build-essential cmake pkg-config clang-format jq time ltrace uftrace
   libclang-19-dev clang-19 libomp-19-dev libclang-rt-19-dev
+  clang-tools-19
   libyaml-dev
   liblttng-ust-dev lttng-tools liblttng-ctl-dev babeltrace2 libbabeltrace2-dev
+  protobuf-compiler protobuf-c-compiler libprotobuf-c-dev
   libze-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   mpich libmpich-dev openmpi-bin libopenmpi-dev gfortran

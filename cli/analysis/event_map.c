@@ -31,6 +31,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
   info->cost = info->event_ps = info->byte_ps = -1;
+  info->row = -1;
   const char *colon = strchr(c->name, ':');
   if (!colon)
     return;
@@ -55,6 +56,13 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->byte_ps = ctf_event_class_field_index(c, "byte_ps");
     } else if (strcmp(event, "calibration_sample") == 0) {
       info->role = EVENT_CALIBRATION_SAMPLE;
+    } else if (strcmp(event, "region") == 0 || strcmp(event, "paused") == 0) {
+      /* backend, name, start and end sit where a device command's do. */
+      info->role = event[0] == 'r' ? EVENT_REGION : EVENT_PAUSED;
+      info->device_backend = ctf_event_class_field_index(c, "backend");
+      info->device_name = ctf_event_class_field_index(c, "name");
+      info->start = ctf_event_class_field_index(c, "start");
+      info->device_end = ctf_event_class_field_index(c, "end");
     } else if (strcmp(event, "unfinished") == 0) {
       info->role = EVENT_UNFINISHED;
       info->device_backend = ctf_event_class_field_index(c, "backend");
@@ -85,6 +93,12 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
     return;
   info->function = function;
   info->role = EVENT_CALL;
+  /* A function tallied per value of a param (trace.rows): the param's record slot, which
+   * minimal mode's records lack. */
+  const struct tracer_function_desc *f = &desc->functions[function];
+  for (uint32_t k = 0; f->row_field && k < f->slot_count; k++)
+    if (f->slots[k].name && strcmp(f->slots[k].name, f->row_field) == 0)
+      info->row = (int)k;
 }
 
 int event_map_build(const struct ctf_trace *trace, struct event_map *map) {
@@ -131,6 +145,15 @@ size_t event_map_record(const struct event_info *info, const struct ctf_event *e
     slots[i] = element.kind == CTF_VALUE_SIGNED ? (uint64_t)element.u.s : element.u.u;
   }
   return n;
+}
+
+int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw) {
+  if (slot->size >= 8)
+    return (int64_t)raw;
+  raw &= (UINT64_C(1) << (8 * slot->size)) - 1;
+  if (slot->kind == TRACER_SLOT_SIGNED && (raw >> (8 * slot->size - 1)) & 1)
+    raw |= ~UINT64_C(0) << (8 * slot->size);
+  return (int64_t)raw;
 }
 
 bool event_map_call(const struct event_info *info, const struct ctf_event *ev,

@@ -16,6 +16,8 @@ enum event_role {
   EVENT_CLOCK_READ,     /* lttng_ust_tracer:clock_read: the cost of one clock read */
   EVENT_CALIBRATION,    /* lttng_ust_tracer:calibration: the cost of one event */
   EVENT_CALIBRATION_SAMPLE, /* the calibration's own events: skipped */
+  EVENT_REGION,         /* lttng_ust_tracer:region: a named region that closed */
+  EVENT_PAUSED,         /* lttng_ust_tracer:paused: the recording was paused */
 };
 
 struct event_info {
@@ -31,6 +33,8 @@ struct event_info {
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
   int cost, event_ps, byte_ps; /* clock_read and calibration events */
+  int row; /* calls of a function tallied per value of a param: that param's index in
+              the function's slots (tracer_function_desc.slots), -1 if none */
 };
 
 struct event_map {
@@ -58,6 +62,10 @@ bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
  * none or cannot be read). */
 size_t event_map_record(const struct event_info *info, const struct ctf_event *ev,
                         uint64_t *slots, size_t max);
+
+/* A slot's value as its param's type had it (tracer_slot): its low `size` bytes,
+ * sign-extended for signed types. */
+int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw);
 
 /* The process and thread of an event: its pid/tid payload fields (or call record), else
  * LTTng's vpid and vtid contexts; false when it has neither. */

@@ -143,9 +143,21 @@ static void on_call(struct tally *t, const struct event_map *map, const struct e
   /* The record keeps the status's low 32 bits: compare them as such. */
   bool error = f->status != TRACER_STATUS_NONE &&
                (int32_t)call.status != (int32_t)info->desc->success;
-  stat_add(&b->host[call.function], span_ns(ev, call.start, call.end), error);
+  int64_t function = call.function;
+  uint64_t slots[256];
+  if (info->row >= 0 && (size_t)f->slots[info->row].index <
+                            event_map_record(info, ev, slots, f->slots[info->row].index + 1u)) {
+    /* Tallied per value of a param: the value's row (trace.rows of the spec). */
+    int64_t value = event_map_slot_value(&f->slots[info->row], slots[f->slots[info->row].index]);
+    for (uint32_t k = 0; f->row_names && k < f->row_names->count; k++)
+      if (f->row_names->values[k].value == value && f->row_first + k < b->function_count) {
+        function = f->row_first + k;
+        break;
+      }
+  }
+  stat_add(&b->host[function], span_ns(ev, call.start, call.end), error);
   if (f->message.kind != TRACER_MESSAGE_NONE && f->message.bytes >= 0 && !error) {
-    uint64_t slots[64];
+    /* The bytes a message call moved (trace.messages of the spec). */
     size_t n = event_map_record(info, ev, slots, sizeof slots / sizeof *slots);
     if ((size_t)f->message.bytes < n)
       b->message_bytes[call.function] += slots[f->message.bytes];
@@ -220,6 +232,26 @@ static void on_cost(struct tally *t, const struct event_info *info, const struct
   }
 }
 
+static void on_region(struct tally *t, const struct event_info *info,
+                      const struct ctf_event *ev) {
+  struct ctf_value backend, name;
+  int64_t start = 0, end = 0;
+  if (!field_int(ev, info->start, &start) || !field_int(ev, info->device_end, &end))
+    return;
+  if (info->role == EVENT_PAUSED) {
+    t->pauses++;
+    t->paused_ns += span_ns(ev, (uint64_t)start, (uint64_t)end);
+    return;
+  }
+  if (ctf_event_decode_field(ev, (size_t)info->device_backend, &backend, NULL) != CTF_OK ||
+      ctf_event_decode_field(ev, (size_t)info->device_name, &name, NULL) != CTF_OK ||
+      backend.kind != CTF_VALUE_STRING || name.kind != CTF_VALUE_STRING)
+    return;
+  regions_add(&t->regions, backend.u.string.chars, backend.u.string.length,
+              name.u.string.chars, name.u.string.length,
+              span_ns(ev, (uint64_t)start, (uint64_t)end));
+}
+
 static void set_error(struct tally *t, const char *message) {
   if (!t->error)
     t->error = strdup(message);
@@ -261,6 +293,11 @@ static void read_stream(struct worker *w, size_t stream) {
       on_unfinished(t, info, ev);
     else if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION)
       on_cost(t, info, ev);
+    if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION ||
+        info->role == EVENT_CALIBRATION_SAMPLE)
+      t->own_events++;
+    else if (info->role == EVENT_REGION || info->role == EVENT_PAUSED)
+      on_region(t, info, ev);
     if ((++count & 0xffff) == 0) {
       atomic_fetch_add(&w->progress->bytes_done, ev->offset - last_offset);
       last_offset = ev->offset;
@@ -291,6 +328,7 @@ static void *worker_main(void *arg) {
 
 static int merge_into(struct tally *into, struct tally *from) {
   into->events += from->events;
+  into->own_events += from->own_events;
   if (from->has_clock_read && (!into->has_clock_read || from->clock_read_ns < into->clock_read_ns))
     into->clock_read_ns = from->clock_read_ns;
   into->has_clock_read |= from->has_clock_read;
@@ -314,6 +352,10 @@ static int merge_into(struct tally *into, struct tally *from) {
   }
   if (from->error)
     set_error(into, from->error);
+  into->pauses += from->pauses;
+  into->paused_ns += from->paused_ns;
+  if (regions_merge(&into->regions, &from->regions))
+    return -1;
   for (size_t i = 0; i < into->backend_count; i++) {
     struct tally_backend *a = &into->backends[i], *b = &from->backends[i];
     for (uint32_t f = 0; f < a->function_count; f++) {
@@ -494,6 +536,7 @@ void tally_free(struct tally *t) {
     free(t->hostnames[i]);
   free(t->hostnames);
   free(t->error);
+  regions_free(&t->regions);
   memset(t, 0, sizeof *t);
 }
 

@@ -17,6 +17,7 @@
 #include "ctf.h"
 #include "event_map.h"
 #include "id_set.h"
+#include "regions.h"
 
 struct tally_stat {
   uint64_t calls, errors;
@@ -48,6 +49,7 @@ struct tally {
   struct tally_backend *backends; /* by index in tracer_backends[]; owned */
   size_t backend_count;
   uint64_t events;          /* every event read */
+  uint64_t own_events;      /* of them, the runtime's bookkeeping (clock_read, calibration) */
   uint64_t trace_bytes;     /* the streams' sizes, summed */
   /* What one trace clock read costs, in ns (lttng_ust_tracer:clock_read; the least over
    * the run's processes): taken off every call's time, which holds one read. */
@@ -66,6 +68,8 @@ struct tally {
   char **hostnames;         /* by host index; owned */
   size_t host_count;
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
+  struct regions regions;   /* named regions of every backend */
+  uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
 };
 
 /* Tallies every stream of trace with up to `threads` threads (0: one per core). With

@@ -7,7 +7,7 @@
 #include "tracing_cost.h"
 #include "units.h"
 
-enum { NAME_MAX_WIDTH = 48 };
+enum { NAME_MAX_WIDTH = 56 }; /* fits most FUNCTION:VALUE rows (a spec's trace.rows) */
 
 static bool backend_used(const struct tally_backend *b) {
   for (uint32_t i = 0; i < b->function_count; i++)
@@ -287,6 +287,13 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
               (unsigned long long)(t->discarded - attributed));
     fputc('\n', out);
   }
+  if (t->pauses) {
+    char paused[32];
+    units_time(t->paused_ns, paused, sizeof paused);
+    fprintf(out, "The recording was paused %llu time%s, %s in all: calls made while paused "
+                 "are not counted.\n\n",
+            (unsigned long long)t->pauses, t->pauses == 1 ? "" : "s", paused);
+  }
   bool any = false;
   for (size_t i = 0; i < t->backend_count; i++) {
     const struct tally_backend *b = &t->backends[i];
@@ -296,6 +303,7 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
     print_host(b, out);
     print_messages(b, out);
     print_device(b, out);
+    regions_print_text(&t->regions, b->desc->name, b->desc->label, out);
   }
   if (!any)
     fputs("No traced API call was recorded.\n", out);
@@ -356,7 +364,8 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
                  "\"wall_ns\": %llu},\n",
             (unsigned long long)cost_ns, (unsigned long long)cost.event_ps,
             (unsigned long long)cost.byte_ps, (unsigned long long)(run ? run->wall_ns : 0));
-  fprintf(out, "  \"clock_read_ns\": %llu,\n", (unsigned long long)t->clock_read_ns);
+  fprintf(out, "  \"tracer_events\": %llu,\n  \"clock_read_ns\": %llu,\n",
+          (unsigned long long)t->own_events, (unsigned long long)t->clock_read_ns);
   fputs("  \"discarded_by_stream\": [", out);
   for (size_t i = 0; i < t->loss_count; i++) {
     fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);
@@ -368,6 +377,8 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
     attributed += t->losses[i].discarded;
   fprintf(out, "],\n  \"discarded_unattributed\": %llu,\n",
           (unsigned long long)(t->discarded > attributed ? t->discarded - attributed : 0));
+  fprintf(out, "  \"pauses\": %llu,\n  \"paused_ns\": %llu,\n", (unsigned long long)t->pauses,
+          (unsigned long long)t->paused_ns);
   if (t->error) {
     fputs("  \"error\": ", out);
     json_string(out, t->error);
@@ -461,7 +472,9 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
       fputs("],\n     \"traffic\": [", out);
     }
     free(dorder);
-    fputs("]}", out);
+    fputs("],\n     \"regions\": ", out);
+    regions_print_json(&t->regions, b->desc->name, out);
+    fputs("}", out);
   }
   fputs("\n  ]\n}\n", out);
 }

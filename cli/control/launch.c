@@ -4,6 +4,7 @@
 
 #include "launch_env.h"
 #include "path_search.h"
+#include "sigpipe_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,6 +142,7 @@ __attribute__((noreturn)) static void run_child(const struct child_plan *plan)
       sigaction(forwarded_signals[i], &action, NULL);
     }
   }
+  sigpipe_guard_restore_in_child();
   pthread_sigmask(SIG_SETMASK, &plan->original_mask, NULL);
   close(plan->release_write_fd);
   close(plan->exec_error_read_fd);

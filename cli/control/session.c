@@ -2,8 +2,10 @@
 #include "control_error.h"
 #include "session.h"
 
+#include "daemon_watchdog.h"
 #include "session_daemon.h"
 #include "session_output.h"
+#include "sigpipe_guard.h"
 
 #include <lttng/lttng.h>
 
@@ -43,6 +45,27 @@ struct session {
   struct session_end_report report; /* valid once ended */
 };
 
+
+/* Arms the watchdog for requests to the daemon (daemon_watchdog.h): bound
+ * daemon_timeout_ms x factor; consequence says what becomes of the app and its events. */
+static int watch_requests(const struct session *session, const char *what, int factor,
+                          const char *consequence)
+{
+  int timeout_ms = session->daemon_timeout_ms * factor;
+  char pid_text[32] = "pid unknown";
+  if (session->daemon.pid > 0) {
+    snprintf(pid_text, sizeof pid_text, "pid %ld", (long)session->daemon.pid);
+  }
+  return daemon_watchdog_arm(timeout_ms,
+                             "Cannot %s: session=%s: the session daemon (lttng-sessiond, %s) "
+                             "did not answer within %d ms; %s",
+                             what, session->name, pid_text, timeout_ms, consequence);
+}
+
+void session_set_hang_handler(session_hang_handler handler)
+{
+  daemon_watchdog_set_handler(handler);
+}
 
 static bool is_power_of_two(uint64_t value)
 {
@@ -352,6 +375,13 @@ static enum session_status make_app_environment(struct session *session,
  * holds into its trace folder, so the trace of the killed job is complete on disk. */
 void session_reap_stale(void)
 {
+  sigpipe_guard_install();
+  int timeout_ms = SESSION_DEFAULT_DAEMON_TIMEOUT_MS * SESSION_FLUSH_TIMEOUT_FACTOR;
+  int watch = daemon_watchdog_arm(
+      timeout_ms,
+      "Cannot destroy the sessions of killed tracers: the session daemon (lttng-sessiond, "
+      "pid %ld) did not answer within %d ms; no app was started",
+      (long)session_daemon_reached_pid(), timeout_ms);
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   char prefix[300];
@@ -371,7 +401,12 @@ void session_reap_stale(void)
     lttng_destroy_session(name);
   }
   free(sessions);
+  daemon_watchdog_disarm(watch);
 }
+
+static enum session_status establish_session(struct session *session,
+                                             const struct session_options *options,
+                                             struct session_error *error);
 
 /* Everything from finding the daemon to starting the session. */
 static enum session_status establish(struct session *session,
@@ -385,7 +420,19 @@ static enum session_status establish(struct session *session,
     return status;
   }
   session_reap_stale();
-  status = create_session(session, error);
+  int watch = watch_requests(session, "set up the session", SESSION_REQUEST_TIMEOUT_FACTOR,
+                             "the app was not started");
+  status = establish_session(session, options, error);
+  daemon_watchdog_disarm(watch);
+  return status;
+}
+
+/* From creating the session to starting it, on the daemon establish() found. */
+static enum session_status establish_session(struct session *session,
+                                             const struct session_options *options,
+                                             struct session_error *error)
+{
+  enum session_status status = create_session(session, error);
   if (status != SESSION_OK) {
     return status;
   }
@@ -446,6 +493,7 @@ enum session_status session_begin(const struct session_options *options,
 {
   error->message[0] = '\0';
   *session_out = NULL;
+  sigpipe_guard_install();
   enum session_status status = check_options(options, error);
   if (status != SESSION_OK) {
     return status;
@@ -518,8 +566,12 @@ enum session_status session_track_process(struct session *session, pid_t pid,
     return session_fail(error, SESSION_ERR_USAGE, "Cannot track process: session=%s, pid=%ld, ended",
                 session->name, (long)pid);
   }
+  int watch = watch_requests(session, "track the app's process", SESSION_REQUEST_TIMEOUT_FACTOR,
+                             "the app is not traced (an app held for its start is not "
+                             "started)");
   enum lttng_process_attr_tracker_handle_status status =
       lttng_process_attr_virtual_process_id_tracker_handle_add_pid(session->tracker, pid);
+  daemon_watchdog_disarm(watch);
   if (status != LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_OK &&
       status != LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_EXISTS) {
     return session_fail(error, SESSION_ERR_LTTNG,
@@ -604,6 +656,34 @@ static enum session_status destroy_session(struct session *session,
   return status;
 }
 
+/* When stopping failed because the daemon that served the job is gone (killed or
+ * crashed: its socket refuses, or a daemon started since knows no such session), fills
+ * *error with what that means for the trace and returns SESSION_ERR_DAEMON; else
+ * SESSION_OK. */
+static enum session_status daemon_lost(struct session *session, int rc,
+                                       struct session_error *error)
+{
+  bool unreachable = rc == -LTTNG_ERR_NO_SESSIOND || rc == -LTTNG_ERR_FATAL;
+  bool running = session_daemon_still_running(&session->daemon);
+  bool pid_known = session->daemon.pid > 0;
+  bool forgotten = rc == -LTTNG_ERR_SESS_NOT_FOUND;
+  if (!unreachable && !forgotten && (running || !pid_known)) {
+    return SESSION_OK;
+  }
+  char pid_text[32] = "pid unknown";
+  if (pid_known) {
+    snprintf(pid_text, sizeof pid_text, "pid %ld", (long)session->daemon.pid);
+  }
+  return session_fail(error, SESSION_ERR_DAEMON,
+                      "Cannot stop tracing: session=%s: the session daemon (lttng-sessiond, "
+                      "%s) %s during the run: the events still in its buffers are lost; %s "
+                      "holds at most what its consumer wrote before",
+                      session->name, pid_text,
+                      running ? "no longer knows the session (someone destroyed it)"
+                              : "ended (killed or crashed)",
+                      session->output_dir);
+}
+
 /* Undoes what establish() did, every step tried even when one fails; the first failure
  * is returned. Leaves the session reusable for another establish(). */
 static enum session_status teardown(struct session *session,
@@ -615,16 +695,35 @@ static enum session_status teardown(struct session *session,
   struct session_error step_error;
   struct session_end_report result = {0};
 
+  result.daemon_pid = session->daemon.pid;
   if (session->started) {
+    char consequence[PATH_MAX + 128];
+    snprintf(consequence, sizeof consequence,
+             "the events still in its buffers were not written: %s holds only what was "
+             "written before",
+             session->output_dir);
+    int watch = watch_requests(session, "stop tracing", SESSION_FLUSH_TIMEOUT_FACTOR,
+                               consequence);
     /* lttng_stop_tracing() returns once the consumer has written every buffer out. */
     int rc = lttng_stop_tracing(session->name);
+    daemon_watchdog_disarm(watch);
     if (rc < 0 && rc != -LTTNG_ERR_TRACE_ALREADY_STOPPED) {
-      first = session_fail(error, SESSION_ERR_LTTNG, "Cannot stop tracing: session=%s: %s",
-                   session->name, lttng_strerror(rc));
+      first = daemon_lost(session, rc, error);
+      result.daemon_lost = first != SESSION_OK;
+      if (!result.daemon_lost) {
+        first = session_fail(error, SESSION_ERR_LTTNG, "Cannot stop tracing: session=%s: %s",
+                             session->name, lttng_strerror(rc));
+      }
     }
     session->started = false;
   }
-  if (session->created) {
+  if (session->created && !result.daemon_lost) {
+    char consequence[PATH_MAX + 128];
+    snprintf(consequence, sizeof consequence,
+             "the trace in %s was written out, but the session is left in the daemon",
+             session->output_dir);
+    int watch = watch_requests(session, "destroy the session", SESSION_FLUSH_TIMEOUT_FACTOR,
+                               consequence);
     if (read_loss(session, &result, &step_error) != SESSION_OK && first == SESSION_OK) {
       *error = step_error;
       first = SESSION_ERR_LTTNG;
@@ -633,8 +732,9 @@ static enum session_status teardown(struct session *session,
       *error = step_error;
       first = SESSION_ERR_LTTNG;
     }
-    session->created = false;
+    daemon_watchdog_disarm(watch);
   }
+  session->created = false;
   if (session->tracker != NULL) {
     lttng_process_attr_tracker_handle_destroy(session->tracker);
     session->tracker = NULL;

@@ -7,15 +7,18 @@
  *   session_end()            stop (data flushed), read loss counts, destroy, stop the
  *                            daemon this job started, remove its private home
  *
- * The daemon. A reachable daemon (lttng_session_daemon_alive()) is used and left alone.
- * Otherwise the job starts one with `lttng-sessiond --daemonize --no-kernel` (found
- * through LTTNG_SESSIOND_PATH, else PATH) and stops it at the end. As a normal user it
- * gets a private LTTNG_HOME (a fresh 0700 folder under $TMPDIR or /tmp, removed at the
- * end); the tracer's own LTTNG_HOME is set to it while the session lives, because that
- * variable is the only way liblttng-ctl finds a user's daemon, and the app must get it
- * too (session_app_environment). As root the daemon always lives in /var/run/lttng, so
- * concurrent root jobs share it: one that started it leaves it running while another
- * session still uses it.
+ * The daemon (policy and reasons: docs/session-daemon.md). A reachable daemon
+ * (lttng_session_daemon_alive()) is used and left alone. Otherwise the job starts one with
+ * `lttng-sessiond --daemonize --no-kernel` (found through LTTNG_SESSIOND_PATH, else PATH).
+ * As a normal user it gets a private LTTNG_HOME (a fresh 0700 folder under $TMPDIR or
+ * /tmp, removed at the end) and is stopped when the job ends; the tracer's own LTTNG_HOME
+ * is set to it while the session lives, because that variable is the only way
+ * liblttng-ctl finds a user's daemon, and the app must get it too
+ * (session_app_environment). As root the daemon always lives in /var/run/lttng (there is
+ * no way to give a root lttng-sessiond another run folder), so every root job on the
+ * machine shares it: the job that started it leaves it running (daemon_left_running),
+ * as `lttng create` does, because any other root job may be creating or using a session
+ * on it at any moment.
  *
  * Which processes are recorded (enum session_scope). A daemon records, in each of its
  * sessions, every registered app that enables matching events, so two jobs on one
@@ -26,11 +29,16 @@
  * included.
  *
  * Concurrent jobs on the root daemon. Jobs that find no daemon at once race to start
- * one; the losers use the winner's. The job that started it stops it at its end only if
- * no other session exists then; a job that found the daemon but had not created its
- * session yet when it was stopped starts its set-up over (up to 3 times). A job that
- * leaves the daemon running says so (daemon_left_running): the daemon then outlives
- * every job, as a daemon started by hand would.
+ * one; the losers (lttng-sessiond exits "already running") use the winner's once it
+ * answers. A daemon that disappears half-way through the set-up (killed by someone)
+ * makes the set-up start over (up to 3 times).
+ *
+ * A lost or silent daemon. SIGPIPE is ignored in this process (sigpipe_guard.h) and
+ * every exchange with the daemon is bounded in time (daemon_watchdog.h): a daemon that
+ * does not answer within the bound ends the process through the hang handler, with a
+ * message naming the daemon and what became of the events. A daemon that died during
+ * the job is reported by session_end() (daemon_lost): the events still in its buffers
+ * are gone, the trace folder holds only what its consumer wrote before.
  *
  * Conventions: options are borrowed for the duration of session_begin(); a struct
  * session is owned by the caller and freed with session_free(). Functions return
@@ -66,8 +74,15 @@
  * this machine (see above). */
 uint64_t session_default_subbuf_count(uint64_t subbuf_size);
 
-/* Bound on waiting for a daemon to start answering, and for one we stop to exit. */
+/* Bound on waiting for a daemon to start answering, and for one we stop to exit. Each
+ * request to the daemon may take 3 times as long, and the stop (which waits for the
+ * consumer to write every buffer out) and the destruction 12 times (2 minutes). */
 #define SESSION_DEFAULT_DAEMON_TIMEOUT_MS 10000
+#define SESSION_REQUEST_TIMEOUT_FACTOR 3
+#define SESSION_FLUSH_TIMEOUT_FACTOR 12
+/* How the process ends when the daemon does not answer in time and no hang handler was
+ * set (session_set_hang_handler). */
+#define SESSION_HANG_EXIT_STATUS 3
 /* How often sub-buffers are written out even when not full, in microseconds. */
 #define SESSION_SWITCH_TIMER_US 1000000u
 /* The one channel every event goes to. */
@@ -119,11 +134,15 @@ struct session_options {
 
 /* What session_end() reports. */
 struct session_end_report {
+  /* The daemon that served the job was gone when the job ended (killed or crashed), or
+   * had lost the session: the events still in its buffers are lost. */
+  bool daemon_lost;
+  pid_t daemon_pid; /* the daemon that served the job; 0 when unknown */
   bool counts_valid;         /* false when the daemon could not be asked */
   uint64_t discarded_events; /* events dropped because the buffers were full */
   uint64_t lost_packets;     /* packets the consumer could not write */
   bool daemon_stopped;       /* this job started the daemon and stopped it */
-  bool daemon_left_running;  /* this job started it, but another session still used it */
+  bool daemon_left_running;  /* this job started root's daemon and left it running */
 };
 
 struct session; /* opaque */
@@ -161,6 +180,26 @@ void session_free(struct session *session);
  * one. session_begin() calls it; `tracer -r` calls it for a trace whose run never
  * ended. */
 void session_reap_stale(void);
+
+/* What a trace folder holds once the session ended. */
+enum session_trace_content {
+  SESSION_TRACE_COMPLETE,    /* a metadata file and event streams, all non-empty */
+  SESSION_TRACE_NO_METADATA, /* no non-empty metadata file: nothing can be decoded */
+  SESSION_TRACE_NO_EVENTS,   /* metadata, but no non-empty event stream */
+};
+
+/* Looks at the folder a session wrote (the consumer's ust/uid/UID/64-bit/ or
+ * ust/pid/... folders): whether "trace saved" can be said of it. */
+enum session_trace_content session_trace_content(const char *output_dir);
+
+/* What to do when the daemon does not answer a request in time: called from a watchdog
+ * thread with one sentence ("Cannot stop tracing: session=..., the session daemon
+ * (lttng-sessiond, pid N) did not answer within 120 s: ..."), while the requesting thread
+ * is still blocked in liblttng-ctl. It must end the process (_exit) and should only make
+ * async-signal-safe calls. The default writes the sentence to stderr and exits with
+ * SESSION_HANG_EXIT_STATUS. NULL restores the default. */
+typedef void (*session_hang_handler)(const char *message);
+void session_set_hang_handler(session_hang_handler handler);
 
 const char *session_name(const struct session *session);
 /* The output folder as an absolute path. */

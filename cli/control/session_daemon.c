@@ -370,6 +370,9 @@ static bool wait_until_alive(long long deadline)
   }
 }
 
+static enum session_status stop_daemon(struct session_daemon *daemon, int timeout_ms,
+                                       struct session_error *error);
+
 static void discard_private_home(struct session_daemon *daemon)
 {
   restore_home(daemon);
@@ -442,6 +445,7 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
 {
   memset(daemon, 0, sizeof *daemon);
   if (lttng_session_daemon_alive() == 1) {
+    daemon->pid = session_daemon_reached_pid();
     return SESSION_OK;
   }
 
@@ -481,9 +485,9 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
   }
 
   /* Several jobs may find no daemon at once (MPI ranks of one node, as root): the first
-   * daemon to take the lock wins and the others exit. A job whose daemon lost waits for
-   * the winner to answer and uses it; if the daemon holding the lock was on its way out
-   * instead (stopped by the job that started it), it starts one again. */
+   * daemon to take the lock wins and the others exit ("A session daemon is already
+   * running"). A job whose start lost uses the daemon that answers; if none answers and
+   * none holds the lock any more (it was leaving), it starts one again. */
   for (int attempt = 1;; attempt++) {
     int exit_status = 0;
     status = spawn_daemon(binary, envp, capture_fd, deadline, timeout_ms, &exit_status, error);
@@ -493,18 +497,17 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
     if (WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 0) {
       break;
     }
-    if (daemon_lock_held(daemon->run_dir)) {
-      enum other_daemon other = wait_for_other_daemon(daemon->run_dir, deadline);
-      if (other == OTHER_DAEMON_ANSWERS) {
-        goto out;
+    enum other_daemon other = wait_for_other_daemon(daemon->run_dir, deadline);
+    if (other == OTHER_DAEMON_ANSWERS) {
+      daemon->pid = read_pid_file(daemon->run_dir);
+      goto out;
+    }
+    if (other == OTHER_DAEMON_GONE && attempt < MAX_START_ATTEMPTS) {
+      /* Keep only the next attempt's output for the message. */
+      if (ftruncate(capture_fd, 0) == 0) {
+        lseek(capture_fd, 0, SEEK_SET);
       }
-      if (other == OTHER_DAEMON_GONE && attempt < MAX_START_ATTEMPTS) {
-        /* Keep only the next attempt's output for the message. */
-        if (ftruncate(capture_fd, 0) == 0) {
-          lseek(capture_fd, 0, SEEK_SET);
-        }
-        continue;
-      }
+      continue;
     }
     char output[OUTPUT_EXCERPT_MAX];
     read_output(capture_fd, output, sizeof output);
@@ -524,9 +527,10 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
                   "Cannot start session daemon: path=%s, run_dir=%s, started but not "
                   "answering after %d ms; its output: %s",
                   binary, daemon->run_dir, timeout_ms, output);
-    bool stopped = false, left_running = false;
+    /* Even root's: a daemon that never answered serves nobody. */
     struct session_error ignored;
-    session_daemon_release(daemon, timeout_ms, &stopped, &left_running, &ignored);
+    stop_daemon(daemon, timeout_ms, &ignored);
+    daemon->started = false;
   }
 
 out:
@@ -539,8 +543,10 @@ out:
   }
   free(binary);
   if (status != SESSION_OK || !daemon->started) {
+    pid_t found = status == SESSION_OK ? daemon->pid : 0;
     discard_private_home(daemon);
     memset(daemon, 0, sizeof *daemon);
+    daemon->pid = found;
   }
   return status;
 }
@@ -557,6 +563,19 @@ static char *reached_run_dir(void)
     home = getenv("HOME");
   }
   return home != NULL ? concat(home, USER_RUN_SUBDIR) : NULL;
+}
+
+pid_t session_daemon_reached_pid(void)
+{
+  char *run_dir = reached_run_dir();
+  pid_t pid = run_dir != NULL ? read_pid_file(run_dir) : 0;
+  free(run_dir);
+  return pid > 0 && is_session_daemon(pid) ? pid : 0;
+}
+
+bool session_daemon_still_running(const struct session_daemon *daemon)
+{
+  return daemon->pid > 0 && !process_gone(daemon->pid) && is_session_daemon(daemon->pid);
 }
 
 /* The value of name in /proc/PID/environ, malloc'ed; NULL when absent or unreadable. */
@@ -583,12 +602,7 @@ static char *process_variable(pid_t pid, const char *name)
 
 char *session_daemon_clock_plugin(const struct session_daemon *daemon)
 {
-  pid_t pid = daemon->pid;
-  if (pid <= 0) {
-    char *run_dir = reached_run_dir();
-    pid = run_dir != NULL ? read_pid_file(run_dir) : 0;
-    free(run_dir);
-  }
+  pid_t pid = daemon->pid > 0 ? daemon->pid : session_daemon_reached_pid();
   if (pid <= 0 || !is_session_daemon(pid)) {
     return NULL;
   }
@@ -598,14 +612,6 @@ char *session_daemon_clock_plugin(const struct session_daemon *daemon)
     plugin = NULL;
   }
   return plugin;
-}
-
-static int other_session_count(void)
-{
-  struct lttng_session *sessions = NULL;
-  int count = lttng_list_sessions(&sessions);
-  free(sessions);
-  return count;
 }
 
 static enum session_status stop_daemon(struct session_daemon *daemon, int timeout_ms,
@@ -648,15 +654,16 @@ enum session_status session_daemon_release(struct session_daemon *daemon, int ti
   *stopped = false;
   *left_running = false;
   if (daemon->started) {
-    /* A private daemon serves this job alone. The root one may have been found and used
-     * by concurrent jobs since this one started it; stopping it would destroy their
-     * sessions. */
-    int others = daemon->private_home == NULL ? other_session_count() : 0;
-    if (others > 0) {
-      *left_running = true;
-    } else {
+    if (daemon->private_home != NULL) {
+      /* A private daemon serves this job alone. */
       status = stop_daemon(daemon, timeout_ms, error);
       *stopped = status == SESSION_OK;
+    } else {
+      /* Root's daemon serves every root job on the machine, started and ended at any
+       * time: stopping it would end sessions that other jobs are creating or using this
+       * very moment, and no count of sessions taken now can tell. It stays, as a daemon
+       * that `lttng create` starts does. */
+      *left_running = true;
     }
     daemon->started = false;
   }

@@ -1,5 +1,6 @@
 /* session_daemon: finds the LTTng session daemon that serves this job, or starts one and
- * later stops it (the rules are in session.h). Internal to the session module. */
+ * later stops a private one (the rules are in session.h). Internal to the session
+ * module. */
 #ifndef TRACER_SESSION_DAEMON_H
 #define TRACER_SESSION_DAEMON_H
 
@@ -10,7 +11,7 @@
 
 struct session_daemon {
   bool started;        /* this job started it */
-  pid_t pid;           /* the started daemon, read from its pid file; 0 when unknown */
+  pid_t pid;           /* the daemon serving this job, from its pid file; 0: unknown */
   char *run_dir;       /* owned: the started daemon's folder (pid file, sockets) */
   char *private_home;  /* owned: the LTTNG_HOME made for it; NULL as root or if shared */
   bool home_overridden; /* this process's LTTNG_HOME was set to private_home */
@@ -30,8 +31,15 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
  * the daemon writes the clock's description into the trace. */
 char *session_daemon_clock_plugin(const struct session_daemon *daemon);
 
-/* Stops the daemon if this job started it and no other session uses it, restores
- * LTTNG_HOME and removes the private home. Idempotent. */
+/* The pid of the daemon liblttng-ctl reaches now (from its pid file), 0 when unknown. */
+pid_t session_daemon_reached_pid(void);
+
+/* Whether the daemon that served this job (daemon->pid) still runs; false if unknown. */
+bool session_daemon_still_running(const struct session_daemon *daemon);
+
+/* Stops the daemon if this job started it privately (a normal user's; root's stays
+ * running for the machine's other jobs), restores LTTNG_HOME and removes the private
+ * home. Idempotent. */
 enum session_status session_daemon_release(struct session_daemon *daemon, int timeout_ms,
                                            bool *stopped, bool *left_running,
                                            struct session_error *error);

@@ -114,3 +114,56 @@ enum session_status session_output_prepare(const char *path, char **absolute_out
   *absolute_out = absolute;
   return SESSION_OK;
 }
+
+struct trace_scan {
+  bool metadata; /* a non-empty metadata file */
+  bool events;   /* a non-empty event stream beside one */
+};
+
+/* Walks a consumer's folders: streams sit beside their metadata file; index/ folders
+ * hold only offsets. */
+static void scan_folder(const char *path, int depth, struct trace_scan *scan)
+{
+  DIR *dir = depth < 8 ? opendir(path) : NULL;
+  if (dir == NULL) {
+    return;
+  }
+  bool metadata_here = false, streams_here = false;
+  struct dirent *entry;
+  while ((entry = readdir(dir)) != NULL) {
+    if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
+        strcmp(entry->d_name, "index") == 0) {
+      continue;
+    }
+    char child[PATH_MAX];
+    struct stat st;
+    if (snprintf(child, sizeof child, "%s/%s", path, entry->d_name) >= (int)sizeof child ||
+        lstat(child, &st) != 0) {
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      scan_folder(child, depth + 1, scan);
+    } else if (S_ISREG(st.st_mode) && st.st_size > 0) {
+      if (strcmp(entry->d_name, "metadata") == 0) {
+        metadata_here = true;
+      } else {
+        streams_here = true;
+      }
+    }
+  }
+  closedir(dir);
+  scan->metadata |= metadata_here;
+  scan->events |= metadata_here && streams_here;
+}
+
+enum session_trace_content session_trace_content(const char *output_dir)
+{
+  struct trace_scan scan = {false, false};
+  char ust[PATH_MAX];
+  snprintf(ust, sizeof ust, "%s/ust", output_dir);
+  scan_folder(ust, 0, &scan);
+  if (!scan.metadata) {
+    return SESSION_TRACE_NO_METADATA;
+  }
+  return scan.events ? SESSION_TRACE_COMPLETE : SESSION_TRACE_NO_EVENTS;
+}

@@ -33,6 +33,7 @@ struct hip_hipCreateChannelDesc_args {
   enum hipChannelFormatKind f;
   struct hipChannelFormatDesc tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) */
@@ -44,6 +45,7 @@ struct hip_hipMemcpy_spt_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t sizeBytes, size_t offset, hipMemcpyKind kind) */
@@ -56,6 +58,7 @@ struct hip_hipMemcpyToSymbol_spt_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeBytes, size_t offset, hipMemcpyKind kind) */
@@ -68,6 +71,7 @@ struct hip_hipMemcpyFromSymbol_spt_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind) */
@@ -82,6 +86,7 @@ struct hip_hipMemcpy2D_spt_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind) */
@@ -97,6 +102,7 @@ struct hip_hipMemcpy2DToArray_spt_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, hipMemcpyKind kind) */
@@ -112,6 +118,7 @@ struct hip_hipMemcpy2DFromArray_spt_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) */
@@ -120,6 +127,7 @@ struct hip_hipMemcpy3D_spt_args {
   const struct hipMemcpy3DParms *p;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) */
@@ -130,6 +138,7 @@ struct hip_hipMemset_spt_args {
   size_t sizeBytes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, size_t height) */
@@ -142,6 +151,7 @@ struct hip_hipMemset2D_spt_args {
   size_t height;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) */
@@ -152,6 +162,7 @@ struct hip_hipMemset3D_spt_args {
   hipExtent extent;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) */
@@ -164,6 +175,7 @@ struct hip_hipMemcpyAsync_spt_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamQuery_spt(hipStream_t stream) */
@@ -172,6 +184,7 @@ struct hip_hipStreamQuery_spt_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamSynchronize_spt(hipStream_t stream) */
@@ -180,6 +193,7 @@ struct hip_hipStreamSynchronize_spt_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) */
@@ -189,6 +203,7 @@ struct hip_hipStreamGetPriority_spt_args {
   int *priority;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned int flags) */
@@ -199,6 +214,7 @@ struct hip_hipStreamWaitEvent_spt_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) */
@@ -208,6 +224,7 @@ struct hip_hipStreamGetFlags_spt_args {
   unsigned int *flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 blockDim, void **kernelParams, uint32_t sharedMemBytes, hipStream_t hStream) */
@@ -221,6 +238,7 @@ struct hip_hipLaunchCooperativeKernel_spt_args {
   hipStream_t hStream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes, hipStream_t stream) */
@@ -234,6 +252,7 @@ struct hip_hipLaunchKernel_spt_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipInit(unsigned int flags) */
@@ -242,6 +261,7 @@ struct hip_hipInit_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDriverGetVersion(int *driverVersion) */
@@ -250,6 +270,7 @@ struct hip_hipDriverGetVersion_args {
   int *driverVersion;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipRuntimeGetVersion(int *runtimeVersion) */
@@ -258,6 +279,7 @@ struct hip_hipRuntimeGetVersion_args {
   int *runtimeVersion;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) */
@@ -267,6 +289,7 @@ struct hip_hipDeviceGet_args {
   int ordinal;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device) */
@@ -277,6 +300,7 @@ struct hip_hipDeviceComputeCapability_args {
   hipDevice_t device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) */
@@ -287,6 +311,7 @@ struct hip_hipDeviceGetName_args {
   hipDevice_t device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) */
@@ -296,6 +321,7 @@ struct hip_hipDeviceGetUuid_args {
   hipDevice_t device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice, int dstDevice) */
@@ -307,6 +333,7 @@ struct hip_hipDeviceGetP2PAttribute_args {
   int dstDevice;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) */
@@ -317,6 +344,7 @@ struct hip_hipDeviceGetPCIBusId_args {
   int device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) */
@@ -326,6 +354,7 @@ struct hip_hipDeviceGetByPCIBusId_args {
   const char *pciBusId;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) */
@@ -335,6 +364,7 @@ struct hip_hipDeviceTotalMem_args {
   hipDevice_t device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceSynchronize(void) */
@@ -342,6 +372,7 @@ typedef __typeof__(hipDeviceSynchronize) hip_hipDeviceSynchronize_fn;
 struct hip_hipDeviceSynchronize_args {
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceReset(void) */
@@ -349,6 +380,7 @@ typedef __typeof__(hipDeviceReset) hip_hipDeviceReset_fn;
 struct hip_hipDeviceReset_args {
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipSetDevice(int deviceId) */
@@ -357,6 +389,7 @@ struct hip_hipSetDevice_args {
   int deviceId;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetDevice(int *deviceId) */
@@ -365,6 +398,7 @@ struct hip_hipGetDevice_args {
   int *deviceId;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetDeviceCount(int *count) */
@@ -373,6 +407,7 @@ struct hip_hipGetDeviceCount_args {
   int *count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId) */
@@ -383,6 +418,7 @@ struct hip_hipDeviceGetAttribute_args {
   int deviceId;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) */
@@ -392,6 +428,7 @@ struct hip_hipDeviceGetDefaultMemPool_args {
   int device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) */
@@ -401,6 +438,7 @@ struct hip_hipDeviceSetMemPool_args {
   hipMemPool_t mem_pool;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) */
@@ -410,6 +448,7 @@ struct hip_hipDeviceGetMemPool_args {
   int device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) */
@@ -419,6 +458,7 @@ struct hip_hipGetDeviceProperties_args {
   int deviceId;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) */
@@ -427,6 +467,7 @@ struct hip_hipDeviceSetCacheConfig_args {
   hipFuncCache_t cacheConfig;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) */
@@ -435,6 +476,7 @@ struct hip_hipDeviceGetCacheConfig_args {
   hipFuncCache_t *cacheConfig;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) */
@@ -444,6 +486,7 @@ struct hip_hipDeviceGetLimit_args {
   enum hipLimit_t limit;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) */
@@ -452,6 +495,7 @@ struct hip_hipDeviceGetSharedMemConfig_args {
   hipSharedMemConfig *pConfig;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetDeviceFlags(unsigned int *flags) */
@@ -460,6 +504,7 @@ struct hip_hipGetDeviceFlags_args {
   unsigned int *flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) */
@@ -468,6 +513,7 @@ struct hip_hipDeviceSetSharedMemConfig_args {
   hipSharedMemConfig config;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipSetDeviceFlags(unsigned int flags) */
@@ -476,6 +522,7 @@ struct hip_hipSetDeviceFlags_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) */
@@ -485,6 +532,7 @@ struct hip_hipChooseDevice_args {
   const hipDeviceProp_t *prop;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype, uint32_t *hopcount) */
@@ -496,6 +544,7 @@ struct hip_hipExtGetLinkTypeAndHopCount_args {
   uint32_t *hopcount;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) */
@@ -505,6 +554,7 @@ struct hip_hipIpcGetMemHandle_args {
   void *devPtr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags) */
@@ -515,6 +565,7 @@ struct hip_hipIpcOpenMemHandle_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipIpcCloseMemHandle(void *devPtr) */
@@ -523,6 +574,7 @@ struct hip_hipIpcCloseMemHandle_args {
   void *devPtr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) */
@@ -532,6 +584,7 @@ struct hip_hipIpcGetEventHandle_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) */
@@ -541,6 +594,7 @@ struct hip_hipIpcOpenEventHandle_args {
   hipIpcEventHandle_t handle;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value) */
@@ -551,6 +605,7 @@ struct hip_hipFuncSetAttribute_args {
   int value;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) */
@@ -560,6 +615,7 @@ struct hip_hipFuncSetCacheConfig_args {
   hipFuncCache_t config;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config) */
@@ -569,6 +625,7 @@ struct hip_hipFuncSetSharedMemConfig_args {
   hipSharedMemConfig config;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetLastError(void) */
@@ -576,6 +633,7 @@ typedef __typeof__(hipGetLastError) hip_hipGetLastError_fn;
 struct hip_hipGetLastError_args {
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipPeekAtLastError(void) */
@@ -583,6 +641,7 @@ typedef __typeof__(hipPeekAtLastError) hip_hipPeekAtLastError_fn;
 struct hip_hipPeekAtLastError_args {
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* const char *hipGetErrorName(hipError_t hip_error) */
@@ -591,6 +650,7 @@ struct hip_hipGetErrorName_args {
   hipError_t hip_error;
   const char *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* const char *hipGetErrorString(hipError_t hipError) */
@@ -599,6 +659,7 @@ struct hip_hipGetErrorString_args {
   hipError_t hipError;
   const char *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamCreate(hipStream_t *stream) */
@@ -607,6 +668,7 @@ struct hip_hipStreamCreate_args {
   hipStream_t *stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) */
@@ -616,6 +678,7 @@ struct hip_hipStreamCreateWithFlags_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority) */
@@ -626,6 +689,7 @@ struct hip_hipStreamCreateWithPriority_args {
   int priority;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) */
@@ -635,6 +699,7 @@ struct hip_hipDeviceGetStreamPriorityRange_args {
   int *greatestPriority;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamDestroy(hipStream_t stream) */
@@ -643,6 +708,7 @@ struct hip_hipStreamDestroy_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamQuery(hipStream_t stream) */
@@ -651,6 +717,7 @@ struct hip_hipStreamQuery_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamSynchronize(hipStream_t stream) */
@@ -659,6 +726,7 @@ struct hip_hipStreamSynchronize_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) */
@@ -669,6 +737,7 @@ struct hip_hipStreamWaitEvent_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) */
@@ -678,6 +747,7 @@ struct hip_hipStreamGetFlags_args {
   unsigned int *flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) */
@@ -687,6 +757,7 @@ struct hip_hipStreamGetPriority_args {
   int *priority;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize, const uint32_t *cuMask) */
@@ -697,6 +768,7 @@ struct hip_hipExtStreamCreateWithCUMask_args {
   const uint32_t *cuMask;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t *cuMask) */
@@ -707,6 +779,7 @@ struct hip_hipExtStreamGetCUMask_args {
   uint32_t *cuMask;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData, unsigned int flags) */
@@ -718,6 +791,7 @@ struct hip_hipStreamAddCallback_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags, uint32_t mask) */
@@ -730,6 +804,7 @@ struct hip_hipStreamWaitValue32_args {
   uint32_t mask;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask) */
@@ -742,6 +817,7 @@ struct hip_hipStreamWaitValue64_args {
   uint64_t mask;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) */
@@ -753,6 +829,7 @@ struct hip_hipStreamWriteValue32_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) */
@@ -764,6 +841,7 @@ struct hip_hipStreamWriteValue64_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) */
@@ -773,6 +851,7 @@ struct hip_hipEventCreateWithFlags_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipEventCreate(hipEvent_t *event) */
@@ -781,6 +860,7 @@ struct hip_hipEventCreate_args {
   hipEvent_t *event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) */
@@ -790,6 +870,7 @@ struct hip_hipEventRecord_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipEventDestroy(hipEvent_t event) */
@@ -798,6 +879,7 @@ struct hip_hipEventDestroy_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipEventSynchronize(hipEvent_t event) */
@@ -806,6 +888,7 @@ struct hip_hipEventSynchronize_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) */
@@ -816,6 +899,7 @@ struct hip_hipEventElapsedTime_args {
   hipEvent_t stop;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipEventQuery(hipEvent_t event) */
@@ -824,6 +908,7 @@ struct hip_hipEventQuery_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) */
@@ -833,6 +918,7 @@ struct hip_hipPointerGetAttributes_args {
   const void *ptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr) */
@@ -843,6 +929,7 @@ struct hip_hipPointerGetAttribute_args {
   hipDeviceptr_t ptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute *attributes, void **data, hipDeviceptr_t ptr) */
@@ -854,6 +941,7 @@ struct hip_hipDrvPointerGetAttributes_args {
   hipDeviceptr_t ptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out, const hipExternalSemaphoreHandleDesc *semHandleDesc) */
@@ -863,6 +951,7 @@ struct hip_hipImportExternalSemaphore_args {
   const hipExternalSemaphoreHandleDesc *semHandleDesc;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, hipStream_t stream) */
@@ -874,6 +963,7 @@ struct hip_hipSignalExternalSemaphoresAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, hipStream_t stream) */
@@ -885,6 +975,7 @@ struct hip_hipWaitExternalSemaphoresAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) */
@@ -893,6 +984,7 @@ struct hip_hipDestroyExternalSemaphore_args {
   hipExternalSemaphore_t extSem;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out, const hipExternalMemoryHandleDesc *memHandleDesc) */
@@ -902,6 +994,7 @@ struct hip_hipImportExternalMemory_args {
   const hipExternalMemoryHandleDesc *memHandleDesc;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem, const hipExternalMemoryBufferDesc *bufferDesc) */
@@ -912,6 +1005,7 @@ struct hip_hipExternalMemoryGetMappedBuffer_args {
   const hipExternalMemoryBufferDesc *bufferDesc;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) */
@@ -920,6 +1014,7 @@ struct hip_hipDestroyExternalMemory_args {
   hipExternalMemory_t extMem;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMalloc(void **ptr, size_t size) */
@@ -929,6 +1024,7 @@ struct hip_hipMalloc_args {
   size_t size;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flags) */
@@ -939,6 +1035,7 @@ struct hip_hipExtMallocWithFlags_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMallocHost(void **ptr, size_t size) */
@@ -948,6 +1045,7 @@ struct hip_hipMallocHost_args {
   size_t size;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemAllocHost(void **ptr, size_t size) */
@@ -957,6 +1055,7 @@ struct hip_hipMemAllocHost_args {
   size_t size;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) */
@@ -967,6 +1066,7 @@ struct hip_hipHostMalloc_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) */
@@ -977,6 +1077,7 @@ struct hip_hipMallocManaged_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream) */
@@ -988,6 +1089,7 @@ struct hip_hipMemPrefetchAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device) */
@@ -999,6 +1101,7 @@ struct hip_hipMemAdvise_args {
   int device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute, const void *dev_ptr, size_t count) */
@@ -1011,6 +1114,7 @@ struct hip_hipMemRangeGetAttribute_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes, hipMemRangeAttribute *attributes, size_t num_attributes, const void *dev_ptr, size_t count) */
@@ -1024,6 +1128,7 @@ struct hip_hipMemRangeGetAttributes_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length, unsigned int flags) */
@@ -1035,6 +1140,7 @@ struct hip_hipStreamAttachMemAsync_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) */
@@ -1045,6 +1151,7 @@ struct hip_hipMallocAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) */
@@ -1054,6 +1161,7 @@ struct hip_hipFreeAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) */
@@ -1063,6 +1171,7 @@ struct hip_hipMemPoolTrimTo_args {
   size_t min_bytes_to_hold;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) */
@@ -1073,6 +1182,7 @@ struct hip_hipMemPoolSetAttribute_args {
   void *value;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) */
@@ -1083,6 +1193,7 @@ struct hip_hipMemPoolGetAttribute_args {
   void *value;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list, size_t count) */
@@ -1093,6 +1204,7 @@ struct hip_hipMemPoolSetAccess_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool, hipMemLocation *location) */
@@ -1103,6 +1215,7 @@ struct hip_hipMemPoolGetAccess_args {
   hipMemLocation *location;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props) */
@@ -1112,6 +1225,7 @@ struct hip_hipMemPoolCreate_args {
   const hipMemPoolProps *pool_props;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) */
@@ -1120,6 +1234,7 @@ struct hip_hipMemPoolDestroy_args {
   hipMemPool_t mem_pool;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream) */
@@ -1131,6 +1246,7 @@ struct hip_hipMallocFromPoolAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool, hipMemAllocationHandleType handle_type, unsigned int flags) */
@@ -1142,6 +1258,7 @@ struct hip_hipMemPoolExportToShareableHandle_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *shared_handle, hipMemAllocationHandleType handle_type, unsigned int flags) */
@@ -1153,6 +1270,7 @@ struct hip_hipMemPoolImportFromShareableHandle_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *dev_ptr) */
@@ -1162,6 +1280,7 @@ struct hip_hipMemPoolExportPointer_args {
   void *dev_ptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool, hipMemPoolPtrExportData *export_data) */
@@ -1172,6 +1291,7 @@ struct hip_hipMemPoolImportPointer_args {
   hipMemPoolPtrExportData *export_data;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) */
@@ -1182,6 +1302,7 @@ struct hip_hipHostAlloc_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags) */
@@ -1192,6 +1313,7 @@ struct hip_hipHostGetDevicePointer_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) */
@@ -1201,6 +1323,7 @@ struct hip_hipHostGetFlags_args {
   void *hostPtr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) */
@@ -1211,6 +1334,7 @@ struct hip_hipHostRegister_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipHostUnregister(void *hostPtr) */
@@ -1219,6 +1343,7 @@ struct hip_hipHostUnregister_args {
   void *hostPtr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) */
@@ -1230,6 +1355,7 @@ struct hip_hipMallocPitch_args {
   size_t height;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height, unsigned int elementSizeBytes) */
@@ -1242,6 +1368,7 @@ struct hip_hipMemAllocPitch_args {
   unsigned int elementSizeBytes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFree(void *ptr) */
@@ -1250,6 +1377,7 @@ struct hip_hipFree_args {
   void *ptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFreeHost(void *ptr) */
@@ -1258,6 +1386,7 @@ struct hip_hipFreeHost_args {
   void *ptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipHostFree(void *ptr) */
@@ -1266,6 +1395,7 @@ struct hip_hipHostFree_args {
   void *ptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) */
@@ -1277,6 +1407,7 @@ struct hip_hipMemcpy_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void hip_hook_hipMemcpy_before(struct hip_hipMemcpy_args *args);
 
@@ -1290,6 +1421,7 @@ struct hip_hipMemcpyWithStream_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void hip_hook_hipMemcpyWithStream_before(struct hip_hipMemcpyWithStream_args *args);
 
@@ -1301,6 +1433,7 @@ struct hip_hipMemcpyHtoD_args {
   size_t sizeBytes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) */
@@ -1311,6 +1444,7 @@ struct hip_hipMemcpyDtoH_args {
   size_t sizeBytes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) */
@@ -1321,6 +1455,7 @@ struct hip_hipMemcpyDtoD_args {
   size_t sizeBytes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, hipStream_t stream) */
@@ -1332,6 +1467,7 @@ struct hip_hipMemcpyHtoDAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) */
@@ -1343,6 +1479,7 @@ struct hip_hipMemcpyDtoHAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) */
@@ -1354,6 +1491,7 @@ struct hip_hipMemcpyDtoDAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name) */
@@ -1365,6 +1503,7 @@ struct hip_hipModuleGetGlobal_args {
   const char *name;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) */
@@ -1374,6 +1513,7 @@ struct hip_hipGetSymbolAddress_args {
   const void *symbol;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetSymbolSize(size_t *size, const void *symbol) */
@@ -1383,6 +1523,7 @@ struct hip_hipGetSymbolSize_args {
   const void *symbol;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes, size_t offset, hipMemcpyKind kind) */
@@ -1395,6 +1536,7 @@ struct hip_hipMemcpyToSymbol_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t sizeBytes, size_t offset, hipMemcpyKind kind, hipStream_t stream) */
@@ -1408,6 +1550,7 @@ struct hip_hipMemcpyToSymbolAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, size_t offset, hipMemcpyKind kind) */
@@ -1420,6 +1563,7 @@ struct hip_hipMemcpyFromSymbol_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBytes, size_t offset, hipMemcpyKind kind, hipStream_t stream) */
@@ -1433,6 +1577,7 @@ struct hip_hipMemcpyFromSymbolAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) */
@@ -1445,6 +1590,7 @@ struct hip_hipMemcpyAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void hip_hook_hipMemcpyAsync_before(struct hip_hipMemcpyAsync_args *args);
 
@@ -1456,6 +1602,7 @@ struct hip_hipMemset_args {
   size_t sizeBytes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) */
@@ -1466,6 +1613,7 @@ struct hip_hipMemsetD8_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count, hipStream_t stream) */
@@ -1477,6 +1625,7 @@ struct hip_hipMemsetD8Async_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count) */
@@ -1487,6 +1636,7 @@ struct hip_hipMemsetD16_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count, hipStream_t stream) */
@@ -1498,6 +1648,7 @@ struct hip_hipMemsetD16Async_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) */
@@ -1508,6 +1659,7 @@ struct hip_hipMemsetD32_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream) */
@@ -1519,6 +1671,7 @@ struct hip_hipMemsetAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) */
@@ -1530,6 +1683,7 @@ struct hip_hipMemsetD32Async_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height) */
@@ -1542,6 +1696,7 @@ struct hip_hipMemset2D_args {
   size_t height;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) */
@@ -1555,6 +1710,7 @@ struct hip_hipMemset2DAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) */
@@ -1565,6 +1721,7 @@ struct hip_hipMemset3D_args {
   hipExtent extent;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream) */
@@ -1576,6 +1733,7 @@ struct hip_hipMemset3DAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemGetInfo(size_t *free, size_t *total) */
@@ -1585,6 +1743,7 @@ struct hip_hipMemGetInfo_args {
   size_t *total;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) */
@@ -1594,6 +1753,7 @@ struct hip_hipMemPtrGetInfo_args {
   size_t *size;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, size_t width, size_t height, unsigned int flags) */
@@ -1606,6 +1766,7 @@ struct hip_hipMallocArray_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray) */
@@ -1615,6 +1776,7 @@ struct hip_hipArrayCreate_args {
   const HIP_ARRAY_DESCRIPTOR *pAllocateArray;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipArrayDestroy(hipArray *array) */
@@ -1623,6 +1785,7 @@ struct hip_hipArrayDestroy_args {
   hipArray *array;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) */
@@ -1632,6 +1795,7 @@ struct hip_hipArray3DCreate_args {
   const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) */
@@ -1641,6 +1805,7 @@ struct hip_hipMalloc3D_args {
   hipExtent extent;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFreeArray(hipArray *array) */
@@ -1649,6 +1814,7 @@ struct hip_hipFreeArray_args {
   hipArray *array;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) */
@@ -1657,6 +1823,7 @@ struct hip_hipFreeMipmappedArray_args {
   hipMipmappedArray_t mipmappedArray;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc *desc, struct hipExtent extent, unsigned int flags) */
@@ -1668,6 +1835,7 @@ struct hip_hipMalloc3DArray_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray, const struct hipChannelFormatDesc *desc, struct hipExtent extent, unsigned int numLevels, unsigned int flags) */
@@ -1680,6 +1848,7 @@ struct hip_hipMallocMipmappedArray_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray, hipMipmappedArray_const_t mipmappedArray, unsigned int level) */
@@ -1690,6 +1859,7 @@ struct hip_hipGetMipmappedArrayLevel_args {
   unsigned int level;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind) */
@@ -1704,6 +1874,7 @@ struct hip_hipMemcpy2D_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) */
@@ -1712,6 +1883,7 @@ struct hip_hipMemcpyParam2D_args {
   const hip_Memcpy2D *pCopy;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) */
@@ -1721,6 +1893,7 @@ struct hip_hipMemcpyParam2DAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream) */
@@ -1736,6 +1909,7 @@ struct hip_hipMemcpy2DAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind) */
@@ -1751,6 +1925,7 @@ struct hip_hipMemcpy2DToArray_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream) */
@@ -1767,6 +1942,7 @@ struct hip_hipMemcpy2DToArrayAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const void *src, size_t count, hipMemcpyKind kind) */
@@ -1780,6 +1956,7 @@ struct hip_hipMemcpyToArray_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffset, size_t hOffset, size_t count, hipMemcpyKind kind) */
@@ -1793,6 +1970,7 @@ struct hip_hipMemcpyFromArray_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, hipMemcpyKind kind) */
@@ -1808,6 +1986,7 @@ struct hip_hipMemcpy2DFromArray_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream) */
@@ -1824,6 +2003,7 @@ struct hip_hipMemcpy2DFromArrayAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t count) */
@@ -1835,6 +2015,7 @@ struct hip_hipMemcpyAtoH_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHost, size_t count) */
@@ -1846,6 +2027,7 @@ struct hip_hipMemcpyHtoA_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) */
@@ -1854,6 +2036,7 @@ struct hip_hipMemcpy3D_args {
   const struct hipMemcpy3DParms *p;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream) */
@@ -1863,6 +2046,7 @@ struct hip_hipMemcpy3DAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) */
@@ -1871,6 +2055,7 @@ struct hip_hipDrvMemcpy3D_args {
   const HIP_MEMCPY3D *pCopy;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) */
@@ -1880,6 +2065,7 @@ struct hip_hipDrvMemcpy3DAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) */
@@ -1890,6 +2076,7 @@ struct hip_hipDeviceCanAccessPeer_args {
   int peerDeviceId;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) */
@@ -1899,6 +2086,7 @@ struct hip_hipDeviceEnablePeerAccess_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) */
@@ -1907,6 +2095,7 @@ struct hip_hipDeviceDisablePeerAccess_args {
   int peerDeviceId;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) */
@@ -1917,6 +2106,7 @@ struct hip_hipMemGetAddressRange_args {
   hipDeviceptr_t dptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId, size_t sizeBytes) */
@@ -1929,6 +2119,7 @@ struct hip_hipMemcpyPeer_args {
   size_t sizeBytes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice, size_t sizeBytes, hipStream_t stream) */
@@ -1942,6 +2133,7 @@ struct hip_hipMemcpyPeerAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) */
@@ -1952,6 +2144,7 @@ struct hip_hipCtxCreate_args {
   hipDevice_t device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxDestroy(hipCtx_t ctx) */
@@ -1960,6 +2153,7 @@ struct hip_hipCtxDestroy_args {
   hipCtx_t ctx;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxPopCurrent(hipCtx_t *ctx) */
@@ -1968,6 +2162,7 @@ struct hip_hipCtxPopCurrent_args {
   hipCtx_t *ctx;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxPushCurrent(hipCtx_t ctx) */
@@ -1976,6 +2171,7 @@ struct hip_hipCtxPushCurrent_args {
   hipCtx_t ctx;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxSetCurrent(hipCtx_t ctx) */
@@ -1984,6 +2180,7 @@ struct hip_hipCtxSetCurrent_args {
   hipCtx_t ctx;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxGetCurrent(hipCtx_t *ctx) */
@@ -1992,6 +2189,7 @@ struct hip_hipCtxGetCurrent_args {
   hipCtx_t *ctx;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxGetDevice(hipDevice_t *device) */
@@ -2000,6 +2198,7 @@ struct hip_hipCtxGetDevice_args {
   hipDevice_t *device;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) */
@@ -2009,6 +2208,7 @@ struct hip_hipCtxGetApiVersion_args {
   int *apiVersion;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) */
@@ -2017,6 +2217,7 @@ struct hip_hipCtxGetCacheConfig_args {
   hipFuncCache_t *cacheConfig;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) */
@@ -2025,6 +2226,7 @@ struct hip_hipCtxSetCacheConfig_args {
   hipFuncCache_t cacheConfig;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) */
@@ -2033,6 +2235,7 @@ struct hip_hipCtxSetSharedMemConfig_args {
   hipSharedMemConfig config;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) */
@@ -2041,6 +2244,7 @@ struct hip_hipCtxGetSharedMemConfig_args {
   hipSharedMemConfig *pConfig;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxSynchronize(void) */
@@ -2048,6 +2252,7 @@ typedef __typeof__(hipCtxSynchronize) hip_hipCtxSynchronize_fn;
 struct hip_hipCtxSynchronize_args {
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxGetFlags(unsigned int *flags) */
@@ -2056,6 +2261,7 @@ struct hip_hipCtxGetFlags_args {
   unsigned int *flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) */
@@ -2065,6 +2271,7 @@ struct hip_hipCtxEnablePeerAccess_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) */
@@ -2073,6 +2280,7 @@ struct hip_hipCtxDisablePeerAccess_args {
   hipCtx_t peerCtx;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int *active) */
@@ -2083,6 +2291,7 @@ struct hip_hipDevicePrimaryCtxGetState_args {
   int *active;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) */
@@ -2091,6 +2300,7 @@ struct hip_hipDevicePrimaryCtxRelease_args {
   hipDevice_t dev;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) */
@@ -2100,6 +2310,7 @@ struct hip_hipDevicePrimaryCtxRetain_args {
   hipDevice_t dev;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) */
@@ -2108,6 +2319,7 @@ struct hip_hipDevicePrimaryCtxReset_args {
   hipDevice_t dev;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) */
@@ -2117,6 +2329,7 @@ struct hip_hipDevicePrimaryCtxSetFlags_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleLoad(hipModule_t *module, const char *fname) */
@@ -2126,6 +2339,7 @@ struct hip_hipModuleLoad_args {
   const char *fname;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleUnload(hipModule_t module) */
@@ -2134,6 +2348,7 @@ struct hip_hipModuleUnload_args {
   hipModule_t module;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname) */
@@ -2144,6 +2359,7 @@ struct hip_hipModuleGetFunction_args {
   const char *kname;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void hip_hook_hipModuleGetFunction_after(struct hip_hipModuleGetFunction_args *args);
 
@@ -2154,6 +2370,7 @@ struct hip_hipFuncGetAttributes_args {
   const void *func;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunction_t hfunc) */
@@ -2164,6 +2381,7 @@ struct hip_hipFuncGetAttribute_args {
   hipFunction_t hfunc;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const char *name) */
@@ -2174,6 +2392,7 @@ struct hip_hipModuleGetTexRef_args {
   const char *name;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleLoadData(hipModule_t *module, const void *image) */
@@ -2183,6 +2402,7 @@ struct hip_hipModuleLoadData_args {
   const void *image;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions, hipJitOption *options, void **optionValues) */
@@ -2195,6 +2415,7 @@ struct hip_hipModuleLoadDataEx_args {
   void **optionValues;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void **kernelParams, void **extra) */
@@ -2213,6 +2434,7 @@ struct hip_hipModuleLaunchKernel_args {
   void **extra;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX, void **kernelParams, unsigned int sharedMemBytes, hipStream_t stream) */
@@ -2226,6 +2448,7 @@ struct hip_hipLaunchCooperativeKernel_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices, unsigned int flags) */
@@ -2236,6 +2459,7 @@ struct hip_hipLaunchCooperativeKernelMultiDevice_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices, unsigned int flags) */
@@ -2246,6 +2470,7 @@ struct hip_hipExtLaunchMultiKernelMultiDevice_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit) */
@@ -2258,6 +2483,7 @@ struct hip_hipModuleOccupancyMaxPotentialBlockSize_args {
   int blockSizeLimit;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags) */
@@ -2271,6 +2497,7 @@ struct hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk) */
@@ -2282,6 +2509,7 @@ struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_args {
   size_t dynSharedMemPerBlk;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) */
@@ -2294,6 +2522,7 @@ struct hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk) */
@@ -2305,6 +2534,7 @@ struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_args {
   size_t dynSharedMemPerBlk;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) */
@@ -2317,6 +2547,7 @@ struct hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f, size_t dynSharedMemPerBlk, int blockSizeLimit) */
@@ -2329,6 +2560,7 @@ struct hip_hipOccupancyMaxPotentialBlockSize_args {
   int blockSizeLimit;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream) */
@@ -2340,6 +2572,7 @@ struct hip_hipConfigureCall_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) */
@@ -2350,6 +2583,7 @@ struct hip_hipSetupArgument_args {
   size_t offset;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipLaunchByPtr(const void *func) */
@@ -2358,6 +2592,7 @@ struct hip_hipLaunchByPtr_args {
   const void *func;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes, hipStream_t stream) */
@@ -2371,6 +2606,7 @@ struct hip_hipLaunchKernel_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) */
@@ -2379,6 +2615,7 @@ struct hip_hipDrvMemcpy2DUnaligned_args {
   const hip_Memcpy2D *pCopy;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent, hipEvent_t stopEvent, int flags) */
@@ -2395,6 +2632,7 @@ struct hip_hipExtLaunchKernel_args {
   int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipBindTextureToMipmappedArray(const textureReference *tex, hipMipmappedArray_const_t mipmappedArray, const hipChannelFormatDesc *desc) */
@@ -2405,6 +2643,7 @@ struct hip_hipBindTextureToMipmappedArray_args {
   const hipChannelFormatDesc *desc;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetTextureReference(const textureReference **texref, const void *symbol) */
@@ -2414,6 +2653,7 @@ struct hip_hipGetTextureReference_args {
   const void *symbol;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResourceDesc *pResDesc, const hipTextureDesc *pTexDesc, const struct hipResourceViewDesc *pResViewDesc) */
@@ -2425,6 +2665,7 @@ struct hip_hipCreateTextureObject_args {
   const struct hipResourceViewDesc *pResViewDesc;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) */
@@ -2433,6 +2674,7 @@ struct hip_hipDestroyTextureObject_args {
   hipTextureObject_t textureObject;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array) */
@@ -2442,6 +2684,7 @@ struct hip_hipGetChannelDesc_args {
   hipArray_const_t array;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc, hipTextureObject_t textureObject) */
@@ -2451,6 +2694,7 @@ struct hip_hipGetTextureObjectResourceDesc_args {
   hipTextureObject_t textureObject;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResViewDesc, hipTextureObject_t textureObject) */
@@ -2460,6 +2704,7 @@ struct hip_hipGetTextureObjectResourceViewDesc_args {
   hipTextureObject_t textureObject;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureObject_t textureObject) */
@@ -2469,6 +2714,7 @@ struct hip_hipGetTextureObjectTextureDesc_args {
   hipTextureObject_t textureObject;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTextureAddressMode am) */
@@ -2479,6 +2725,7 @@ struct hip_hipTexRefSetAddressMode_args {
   enum hipTextureAddressMode am;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsigned int flags) */
@@ -2489,6 +2736,7 @@ struct hip_hipTexRefSetArray_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilterMode fm) */
@@ -2498,6 +2746,7 @@ struct hip_hipTexRefSetFilterMode_args {
   enum hipTextureFilterMode fm;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) */
@@ -2507,6 +2756,7 @@ struct hip_hipTexRefSetFlags_args {
   unsigned int Flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int NumPackedComponents) */
@@ -2517,6 +2767,7 @@ struct hip_hipTexRefSetFormat_args {
   int NumPackedComponents;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE_DESC *pResDesc, const HIP_TEXTURE_DESC *pTexDesc, const HIP_RESOURCE_VIEW_DESC *pResViewDesc) */
@@ -2528,6 +2779,7 @@ struct hip_hipTexObjectCreate_args {
   const HIP_RESOURCE_VIEW_DESC *pResViewDesc;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) */
@@ -2536,6 +2788,7 @@ struct hip_hipTexObjectDestroy_args {
   hipTextureObject_t texObject;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureObject_t texObject) */
@@ -2545,6 +2798,7 @@ struct hip_hipTexObjectGetResourceDesc_args {
   hipTextureObject_t texObject;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc, hipTextureObject_t texObject) */
@@ -2554,6 +2808,7 @@ struct hip_hipTexObjectGetResourceViewDesc_args {
   hipTextureObject_t texObject;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObject_t texObject) */
@@ -2563,6 +2818,7 @@ struct hip_hipTexObjectGetTextureDesc_args {
   hipTextureObject_t texObject;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const void *devPtr, const hipChannelFormatDesc *desc, size_t size) */
@@ -2575,6 +2831,7 @@ struct hip_hipBindTexture_args {
   size_t size;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const void *devPtr, const hipChannelFormatDesc *desc, size_t width, size_t height, size_t pitch) */
@@ -2589,6 +2846,7 @@ struct hip_hipBindTexture2D_args {
   size_t pitch;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t array, const hipChannelFormatDesc *desc) */
@@ -2599,6 +2857,7 @@ struct hip_hipBindTextureToArray_args {
   const hipChannelFormatDesc *desc;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *texref) */
@@ -2608,6 +2867,7 @@ struct hip_hipGetTextureAlignmentOffset_args {
   const textureReference *texref;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipUnbindTexture(const textureReference *tex) */
@@ -2616,6 +2876,7 @@ struct hip_hipUnbindTexture_args {
   const textureReference *tex;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *texRef) */
@@ -2625,6 +2886,7 @@ struct hip_hipTexRefGetAddress_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textureReference *texRef, int dim) */
@@ -2635,6 +2897,7 @@ struct hip_hipTexRefGetAddressMode_args {
   int dim;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureReference *texRef) */
@@ -2644,6 +2907,7 @@ struct hip_hipTexRefGetFilterMode_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRef) */
@@ -2653,6 +2917,7 @@ struct hip_hipTexRefGetFlags_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels, const textureReference *texRef) */
@@ -2663,6 +2928,7 @@ struct hip_hipTexRefGetFormat_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *texRef) */
@@ -2672,6 +2938,7 @@ struct hip_hipTexRefGetMaxAnisotropy_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm, const textureReference *texRef) */
@@ -2681,6 +2948,7 @@ struct hip_hipTexRefGetMipmapFilterMode_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *texRef) */
@@ -2690,6 +2958,7 @@ struct hip_hipTexRefGetMipmapLevelBias_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, const textureReference *texRef) */
@@ -2700,6 +2969,7 @@ struct hip_hipTexRefGetMipmapLevelClamp_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const textureReference *texRef) */
@@ -2709,6 +2979,7 @@ struct hip_hipTexRefGetMipMappedArray_args {
   const textureReference *texRef;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hipDeviceptr_t dptr, size_t bytes) */
@@ -2720,6 +2991,7 @@ struct hip_hipTexRefSetAddress_args {
   size_t bytes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc, hipDeviceptr_t dptr, size_t Pitch) */
@@ -2731,6 +3003,7 @@ struct hip_hipTexRefSetAddress2D_args {
   size_t Pitch;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxAniso) */
@@ -2740,6 +3013,7 @@ struct hip_hipTexRefSetMaxAnisotropy_args {
   unsigned int maxAniso;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor) */
@@ -2749,6 +3023,7 @@ struct hip_hipTexRefSetBorderColor_args {
   float *pBorderColor;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextureFilterMode fm) */
@@ -2758,6 +3033,7 @@ struct hip_hipTexRefSetMipmapFilterMode_args {
   enum hipTextureFilterMode fm;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) */
@@ -2767,6 +3043,7 @@ struct hip_hipTexRefSetMipmapLevelBias_args {
   float bias;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMapLevelClamp, float maxMipMapLevelClamp) */
@@ -2777,6 +3054,7 @@ struct hip_hipTexRefSetMipmapLevelClamp_args {
   float maxMipMapLevelClamp;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipTexRefSetMipmappedArray(textureReference *texRef, struct hipMipmappedArray *mipmappedArray, unsigned int Flags) */
@@ -2787,6 +3065,7 @@ struct hip_hipTexRefSetMipmappedArray_args {
   unsigned int Flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle, HIP_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels) */
@@ -2797,6 +3076,7 @@ struct hip_hipMipmappedArrayCreate_args {
   unsigned int numMipmapLevels;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) */
@@ -2805,6 +3085,7 @@ struct hip_hipMipmappedArrayDestroy_args {
   hipMipmappedArray_t hMipmappedArray;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_t hMipMappedArray, unsigned int level) */
@@ -2815,6 +3096,7 @@ struct hip_hipMipmappedArrayGetLevel_args {
   unsigned int level;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) */
@@ -2825,6 +3107,7 @@ struct hip_hipRegisterApiCallback_args {
   void *arg;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipRemoveApiCallback(uint32_t id) */
@@ -2833,6 +3116,7 @@ struct hip_hipRemoveApiCallback_args {
   uint32_t id;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) */
@@ -2843,6 +3127,7 @@ struct hip_hipRegisterActivityCallback_args {
   void *arg;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipRemoveActivityCallback(uint32_t id) */
@@ -2851,6 +3136,7 @@ struct hip_hipRemoveActivityCallback_args {
   uint32_t id;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* const char *hipApiName(uint32_t id) */
@@ -2859,6 +3145,7 @@ struct hip_hipApiName_args {
   uint32_t id;
   const char *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* const char *hipKernelNameRef(const hipFunction_t f) */
@@ -2867,6 +3154,7 @@ struct hip_hipKernelNameRef_args {
   hipFunction_t f;
   const char *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) */
@@ -2876,6 +3164,7 @@ struct hip_hipKernelNameRefByPtr_args {
   hipStream_t stream;
   const char *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int hipGetStreamDeviceId(hipStream_t stream) */
@@ -2884,6 +3173,7 @@ struct hip_hipGetStreamDeviceId_args {
   hipStream_t stream;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) */
@@ -2893,6 +3183,7 @@ struct hip_hipStreamBeginCapture_args {
   hipStreamCaptureMode mode;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) */
@@ -2902,6 +3193,7 @@ struct hip_hipStreamEndCapture_args {
   hipGraph_t *pGraph;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus, unsigned long long *pId) */
@@ -2912,6 +3204,7 @@ struct hip_hipStreamGetCaptureInfo_args {
   unsigned long long *pId;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, hipGraph_t *graph_out, const hipGraphNode_t **dependencies_out, size_t *numDependencies_out) */
@@ -2925,6 +3218,7 @@ struct hip_hipStreamGetCaptureInfo_v2_args {
   size_t *numDependencies_out;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus) */
@@ -2934,6 +3228,7 @@ struct hip_hipStreamIsCapturing_args {
   hipStreamCaptureStatus *pCaptureStatus;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies, size_t numDependencies, unsigned int flags) */
@@ -2945,6 +3240,7 @@ struct hip_hipStreamUpdateCaptureDependencies_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) */
@@ -2955,6 +3251,7 @@ struct hip_hipLaunchHostFunc_args {
   void *userData;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) */
@@ -2963,6 +3260,7 @@ struct hip_hipThreadExchangeStreamCaptureMode_args {
   hipStreamCaptureMode *mode;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) */
@@ -2972,6 +3270,7 @@ struct hip_hipGraphCreate_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphDestroy(hipGraph_t graph) */
@@ -2980,6 +3279,7 @@ struct hip_hipGraphDestroy_args {
   hipGraph_t graph;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from, const hipGraphNode_t *to, size_t numDependencies) */
@@ -2991,6 +3291,7 @@ struct hip_hipGraphAddDependencies_args {
   size_t numDependencies;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *from, const hipGraphNode_t *to, size_t numDependencies) */
@@ -3002,6 +3303,7 @@ struct hip_hipGraphRemoveDependencies_args {
   size_t numDependencies;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode_t *to, size_t *numEdges) */
@@ -3013,6 +3315,7 @@ struct hip_hipGraphGetEdges_args {
   size_t *numEdges;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *numNodes) */
@@ -3023,6 +3326,7 @@ struct hip_hipGraphGetNodes_args {
   size_t *numNodes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) */
@@ -3033,6 +3337,7 @@ struct hip_hipGraphGetRootNodes_args {
   size_t *pNumRootNodes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDependencies, size_t *pNumDependencies) */
@@ -3043,6 +3348,7 @@ struct hip_hipGraphNodeGetDependencies_args {
   size_t *pNumDependencies;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pDependentNodes, size_t *pNumDependentNodes) */
@@ -3053,6 +3359,7 @@ struct hip_hipGraphNodeGetDependentNodes_args {
   size_t *pNumDependentNodes;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) */
@@ -3062,6 +3369,7 @@ struct hip_hipGraphNodeGetType_args {
   hipGraphNodeType *pType;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphDestroyNode(hipGraphNode_t node) */
@@ -3070,6 +3378,7 @@ struct hip_hipGraphDestroyNode_args {
   hipGraphNode_t node;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) */
@@ -3079,6 +3388,7 @@ struct hip_hipGraphClone_args {
   hipGraph_t originalGraph;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode, hipGraph_t clonedGraph) */
@@ -3089,6 +3399,7 @@ struct hip_hipGraphNodeFindInClone_args {
   hipGraph_t clonedGraph;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) */
@@ -3101,6 +3412,7 @@ struct hip_hipGraphInstantiate_args {
   size_t bufferSize;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph, unsigned long long flags) */
@@ -3111,6 +3423,7 @@ struct hip_hipGraphInstantiateWithFlags_args {
   unsigned long long flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) */
@@ -3120,6 +3433,7 @@ struct hip_hipGraphLaunch_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) */
@@ -3128,6 +3442,7 @@ struct hip_hipGraphExecDestroy_args {
   hipGraphExec_t graphExec;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph, hipGraphNode_t *hErrorNode_out, hipGraphExecUpdateResult *updateResult_out) */
@@ -3139,6 +3454,7 @@ struct hip_hipGraphExecUpdate_args {
   hipGraphExecUpdateResult *updateResult_out;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipKernelNodeParams *pNodeParams) */
@@ -3151,6 +3467,7 @@ struct hip_hipGraphAddKernelNode_args {
   const hipKernelNodeParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams *pNodeParams) */
@@ -3160,6 +3477,7 @@ struct hip_hipGraphKernelNodeGetParams_args {
   hipKernelNodeParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) */
@@ -3169,6 +3487,7 @@ struct hip_hipGraphKernelNodeSetParams_args {
   const hipKernelNodeParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) */
@@ -3179,6 +3498,7 @@ struct hip_hipGraphExecKernelNodeSetParams_args {
   const hipKernelNodeParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipMemcpy3DParms *pCopyParams) */
@@ -3191,6 +3511,7 @@ struct hip_hipGraphAddMemcpyNode_args {
   const hipMemcpy3DParms *pCopyParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pNodeParams) */
@@ -3200,6 +3521,7 @@ struct hip_hipGraphMemcpyNodeGetParams_args {
   hipMemcpy3DParms *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms *pNodeParams) */
@@ -3209,6 +3531,7 @@ struct hip_hipGraphMemcpyNodeSetParams_args {
   const hipMemcpy3DParms *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr, const hipKernelNodeAttrValue *value) */
@@ -3219,6 +3542,7 @@ struct hip_hipGraphKernelNodeSetAttribute_args {
   const hipKernelNodeAttrValue *value;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr, hipKernelNodeAttrValue *value) */
@@ -3229,6 +3553,7 @@ struct hip_hipGraphKernelNodeGetAttribute_args {
   hipKernelNodeAttrValue *value;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipMemcpy3DParms *pNodeParams) */
@@ -3239,6 +3564,7 @@ struct hip_hipGraphExecMemcpyNodeSetParams_args {
   hipMemcpy3DParms *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *src, size_t count, hipMemcpyKind kind) */
@@ -3254,6 +3580,7 @@ struct hip_hipGraphAddMemcpyNode1D_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind) */
@@ -3266,6 +3593,7 @@ struct hip_hipGraphMemcpyNodeSetParams1D_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind) */
@@ -3279,6 +3607,7 @@ struct hip_hipGraphExecMemcpyNodeSetParams1D_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *symbol, size_t count, size_t offset, hipMemcpyKind kind) */
@@ -3295,6 +3624,7 @@ struct hip_hipGraphAddMemcpyNodeFromSymbol_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, hipMemcpyKind kind) */
@@ -3308,6 +3638,7 @@ struct hip_hipGraphMemcpyNodeSetParamsFromSymbol_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, hipMemcpyKind kind) */
@@ -3322,6 +3653,7 @@ struct hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const void *symbol, const void *src, size_t count, size_t offset, hipMemcpyKind kind) */
@@ -3338,6 +3670,7 @@ struct hip_hipGraphAddMemcpyNodeToSymbol_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, hipMemcpyKind kind) */
@@ -3351,6 +3684,7 @@ struct hip_hipGraphMemcpyNodeSetParamsToSymbol_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, hipMemcpyKind kind) */
@@ -3365,6 +3699,7 @@ struct hip_hipGraphExecMemcpyNodeSetParamsToSymbol_args {
   hipMemcpyKind kind;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipMemsetParams *pMemsetParams) */
@@ -3377,6 +3712,7 @@ struct hip_hipGraphAddMemsetNode_args {
   const hipMemsetParams *pMemsetParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams) */
@@ -3386,6 +3722,7 @@ struct hip_hipGraphMemsetNodeGetParams_args {
   hipMemsetParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *pNodeParams) */
@@ -3395,6 +3732,7 @@ struct hip_hipGraphMemsetNodeSetParams_args {
   const hipMemsetParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipMemsetParams *pNodeParams) */
@@ -3405,6 +3743,7 @@ struct hip_hipGraphExecMemsetNodeSetParams_args {
   const hipMemsetParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipHostNodeParams *pNodeParams) */
@@ -3417,6 +3756,7 @@ struct hip_hipGraphAddHostNode_args {
   const hipHostNodeParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams) */
@@ -3426,6 +3766,7 @@ struct hip_hipGraphHostNodeGetParams_args {
   hipHostNodeParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams) */
@@ -3435,6 +3776,7 @@ struct hip_hipGraphHostNodeSetParams_args {
   const hipHostNodeParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipHostNodeParams *pNodeParams) */
@@ -3445,6 +3787,7 @@ struct hip_hipGraphExecHostNodeSetParams_args {
   const hipHostNodeParams *pNodeParams;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraph_t childGraph) */
@@ -3457,6 +3800,7 @@ struct hip_hipGraphAddChildGraphNode_args {
   hipGraph_t childGraph;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) */
@@ -3466,6 +3810,7 @@ struct hip_hipGraphChildGraphNodeGetGraph_args {
   hipGraph_t *pGraph;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipGraph_t childGraph) */
@@ -3476,6 +3821,7 @@ struct hip_hipGraphExecChildGraphNodeSetParams_args {
   hipGraph_t childGraph;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies) */
@@ -3487,6 +3833,7 @@ struct hip_hipGraphAddEmptyNode_args {
   size_t numDependencies;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) */
@@ -3499,6 +3846,7 @@ struct hip_hipGraphAddEventRecordNode_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) */
@@ -3508,6 +3856,7 @@ struct hip_hipGraphEventRecordNodeGetEvent_args {
   hipEvent_t *event_out;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) */
@@ -3517,6 +3866,7 @@ struct hip_hipGraphEventRecordNodeSetEvent_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) */
@@ -3527,6 +3877,7 @@ struct hip_hipGraphExecEventRecordNodeSetEvent_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) */
@@ -3539,6 +3890,7 @@ struct hip_hipGraphAddEventWaitNode_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) */
@@ -3548,6 +3900,7 @@ struct hip_hipGraphEventWaitNodeGetEvent_args {
   hipEvent_t *event_out;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) */
@@ -3557,6 +3910,7 @@ struct hip_hipGraphEventWaitNodeSetEvent_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) */
@@ -3567,6 +3921,7 @@ struct hip_hipGraphExecEventWaitNodeSetEvent_args {
   hipEvent_t event;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemAddressFree(void *devPtr, size_t size) */
@@ -3576,6 +3931,7 @@ struct hip_hipMemAddressFree_args {
   size_t size;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, unsigned long long flags) */
@@ -3588,6 +3944,7 @@ struct hip_hipMemAddressReserve_args {
   unsigned long long flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size, const hipMemAllocationProp *prop, unsigned long long flags) */
@@ -3599,6 +3956,7 @@ struct hip_hipMemCreate_args {
   unsigned long long flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemExportToShareableHandle(void *shareableHandle, hipMemGenericAllocationHandle_t handle, hipMemAllocationHandleType handleType, unsigned long long flags) */
@@ -3610,6 +3968,7 @@ struct hip_hipMemExportToShareableHandle_args {
   unsigned long long flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *location, void *ptr) */
@@ -3620,6 +3979,7 @@ struct hip_hipMemGetAccess_args {
   void *ptr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop, hipMemAllocationGranularity_flags option) */
@@ -3630,6 +3990,7 @@ struct hip_hipMemGetAllocationGranularity_args {
   hipMemAllocationGranularity_flags option;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop, hipMemGenericAllocationHandle_t handle) */
@@ -3639,6 +4000,7 @@ struct hip_hipMemGetAllocationPropertiesFromHandle_args {
   hipMemGenericAllocationHandle_t handle;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle, void *osHandle, hipMemAllocationHandleType shHandleType) */
@@ -3649,6 +4011,7 @@ struct hip_hipMemImportFromShareableHandle_args {
   hipMemAllocationHandleType shHandleType;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle, unsigned long long flags) */
@@ -3661,6 +4024,7 @@ struct hip_hipMemMap_args {
   unsigned long long flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count, hipStream_t stream) */
@@ -3671,6 +4035,7 @@ struct hip_hipMemMapArrayAsync_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) */
@@ -3679,6 +4044,7 @@ struct hip_hipMemRelease_args {
   hipMemGenericAllocationHandle_t handle;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle, void *addr) */
@@ -3688,6 +4054,7 @@ struct hip_hipMemRetainAllocationHandle_args {
   void *addr;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count) */
@@ -3699,6 +4066,7 @@ struct hip_hipMemSetAccess_args {
   size_t count;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipMemUnmap(void *ptr, size_t size) */
@@ -3708,6 +4076,7 @@ struct hip_hipMemUnmap_args {
   size_t size;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices, unsigned int hipDeviceCount, hipGLDeviceList deviceList) */
@@ -3719,6 +4088,7 @@ struct hip_hipGLGetDevices_args {
   hipGLDeviceList deviceList;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint buffer, unsigned int flags) */
@@ -3729,6 +4099,7 @@ struct hip_hipGraphicsGLRegisterBuffer_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint image, GLenum target, unsigned int flags) */
@@ -3740,6 +4111,7 @@ struct hip_hipGraphicsGLRegisterImage_args {
   unsigned int flags;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) */
@@ -3750,6 +4122,7 @@ struct hip_hipGraphicsMapResources_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel) */
@@ -3761,6 +4134,7 @@ struct hip_hipGraphicsSubResourceGetMappedArray_args {
   unsigned int mipLevel;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, hipGraphicsResource_t resource) */
@@ -3771,6 +4145,7 @@ struct hip_hipGraphicsResourceGetMappedPointer_args {
   hipGraphicsResource_t resource;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) */
@@ -3781,6 +4156,7 @@ struct hip_hipGraphicsUnmapResources_args {
   hipStream_t stream;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) */
@@ -3789,6 +4165,7 @@ struct hip_hipGraphicsUnregisterResource_args {
   hipGraphicsResource_t resource;
   hipError_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* Device work (trace.commands in the spec) goes through the backend's hooks. */

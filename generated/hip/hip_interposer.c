@@ -6,6 +6,7 @@
  */
 #include "hip_args.h"
 #include "hip_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -798,10 +799,11 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
   if (!tracer_real)
     tracer_real = (hip_hipCreateChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateChannelDesc", (void **)&hip_real.hipCreateChannelDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
@@ -843,6 +845,7 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
                                           tracer_args.w, tracer_args.f);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -863,10 +866,11 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy_spt", (void **)&hip_real.hipMemcpy_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
@@ -906,6 +910,7 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -927,10 +932,11 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol_spt", (void **)&hip_real.hipMemcpyToSymbol_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
@@ -973,6 +979,7 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -994,10 +1001,11 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol_spt", (void **)&hip_real.hipMemcpyFromSymbol_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
@@ -1040,6 +1048,7 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -1061,10 +1070,11 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D_spt", (void **)&hip_real.hipMemcpy2D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
@@ -1111,6 +1121,7 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -1132,10 +1143,11 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray_spt", (void **)&hip_real.hipMemcpy2DToArray_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
@@ -1184,6 +1196,7 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
                                           tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1205,10 +1218,11 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray_spt", (void **)&hip_real.hipMemcpy2DFromArray_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
@@ -1257,6 +1271,7 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
                                           tracer_args.width, tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -1277,10 +1292,11 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D_spt", (void **)&hip_real.hipMemcpy3D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
@@ -1313,6 +1329,7 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1333,10 +1350,11 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset_spt", (void **)&hip_real.hipMemset_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
@@ -1373,6 +1391,7 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.value, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1393,10 +1412,11 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
   if (!tracer_real)
     tracer_real = (hip_hipMemset2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D_spt", (void **)&hip_real.hipMemset2D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
@@ -1438,6 +1458,7 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
                                           tracer_args.width, tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1458,10 +1479,11 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
   if (!tracer_real)
     tracer_real = (hip_hipMemset3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D_spt", (void **)&hip_real.hipMemset3D_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
@@ -1497,6 +1519,7 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
                                           tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1518,10 +1541,11 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAsync_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync_spt", (void **)&hip_real.hipMemcpyAsync_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
@@ -1563,6 +1587,7 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1583,10 +1608,11 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamQuery_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery_spt", (void **)&hip_real.hipStreamQuery_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
@@ -1619,6 +1645,7 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1639,10 +1666,11 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamSynchronize_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize_spt", (void **)&hip_real.hipStreamSynchronize_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
@@ -1675,6 +1703,7 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1695,10 +1724,11 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetPriority_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority_spt", (void **)&hip_real.hipStreamGetPriority_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
@@ -1733,6 +1763,7 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1754,10 +1785,11 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitEvent_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent_spt", (void **)&hip_real.hipStreamWaitEvent_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
@@ -1794,6 +1826,7 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1814,10 +1847,11 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetFlags_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags_spt", (void **)&hip_real.hipStreamGetFlags_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
@@ -1852,6 +1886,7 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1875,10 +1910,11 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel_spt", (void **)&hip_real.hipLaunchCooperativeKernel_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
@@ -1921,6 +1957,7 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
                                           tracer_args.hStream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -1943,10 +1980,11 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
   if (!tracer_real)
     tracer_real = (hip_hipLaunchKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel_spt", (void **)&hip_real.hipLaunchKernel_spt);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
@@ -1990,6 +2028,7 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
                                           tracer_args.sharedMemBytes, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -2011,10 +2050,11 @@ hipError_t hipInit(unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipInit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipInit", (void **)&hip_real.hipInit);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
@@ -2047,6 +2087,7 @@ hipError_t hipInit(unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -2067,10 +2108,11 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipDriverGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDriverGetVersion", (void **)&hip_real.hipDriverGetVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
@@ -2103,6 +2145,7 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.driverVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -2124,10 +2167,11 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipRuntimeGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRuntimeGetVersion", (void **)&hip_real.hipRuntimeGetVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
@@ -2160,6 +2204,7 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.runtimeVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -2181,10 +2226,11 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGet_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGet", (void **)&hip_real.hipDeviceGet);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
@@ -2219,6 +2265,7 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.ordinal);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -2240,10 +2287,11 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
   if (!tracer_real)
     tracer_real = (hip_hipDeviceComputeCapability_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceComputeCapability", (void **)&hip_real.hipDeviceComputeCapability);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(major, minor, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
@@ -2280,6 +2328,7 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
   tracer_args.tracer_result = tracer_real(tracer_args.major, tracer_args.minor, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2302,10 +2351,11 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetName", (void **)&hip_real.hipDeviceGetName);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
@@ -2342,6 +2392,7 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.len, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2363,10 +2414,11 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetUuid_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetUuid", (void **)&hip_real.hipDeviceGetUuid);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(uuid, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
@@ -2401,6 +2453,7 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.uuid, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2421,10 +2474,11 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetP2PAttribute", (void **)&hip_real.hipDeviceGetP2PAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
@@ -2464,6 +2518,7 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
                                           tracer_args.srcDevice, tracer_args.dstDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2485,10 +2540,11 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetPCIBusId", (void **)&hip_real.hipDeviceGetPCIBusId);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
@@ -2525,6 +2581,7 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.pciBusId, tracer_args.len, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2546,10 +2603,11 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetByPCIBusId", (void **)&hip_real.hipDeviceGetByPCIBusId);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
@@ -2584,6 +2642,7 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.pciBusId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -2605,10 +2664,11 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceTotalMem_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceTotalMem", (void **)&hip_real.hipDeviceTotalMem);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(bytes, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
@@ -2643,6 +2703,7 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.bytes, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -2664,10 +2725,11 @@ hipError_t hipDeviceSynchronize(void) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSynchronize", (void **)&hip_real.hipDeviceSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
@@ -2698,6 +2760,7 @@ hipError_t hipDeviceSynchronize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -2718,10 +2781,11 @@ hipError_t hipDeviceReset(void) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceReset", (void **)&hip_real.hipDeviceReset);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
@@ -2752,6 +2816,7 @@ hipError_t hipDeviceReset(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -2772,10 +2837,11 @@ hipError_t hipSetDevice(int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipSetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDevice", (void **)&hip_real.hipSetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
@@ -2808,6 +2874,7 @@ hipError_t hipSetDevice(int deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2828,10 +2895,11 @@ hipError_t hipGetDevice(int *deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDevice", (void **)&hip_real.hipGetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
@@ -2864,6 +2932,7 @@ hipError_t hipGetDevice(int *deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2885,10 +2954,11 @@ hipError_t hipGetDeviceCount(int *count) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceCount", (void **)&hip_real.hipGetDeviceCount);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
@@ -2921,6 +2991,7 @@ hipError_t hipGetDeviceCount(int *count) {
   tracer_args.tracer_result = tracer_real(tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2942,10 +3013,11 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetAttribute", (void **)&hip_real.hipDeviceGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pi, attr, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
@@ -2982,6 +3054,7 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
   tracer_args.tracer_result = tracer_real(tracer_args.pi, tracer_args.attr, tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -3003,10 +3076,11 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetDefaultMemPool", (void **)&hip_real.hipDeviceGetDefaultMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
@@ -3041,6 +3115,7 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -3062,10 +3137,11 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetMemPool", (void **)&hip_real.hipDeviceSetMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
@@ -3100,6 +3176,7 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.mem_pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -3120,10 +3197,11 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetMemPool", (void **)&hip_real.hipDeviceGetMemPool);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
@@ -3158,6 +3236,7 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -3179,10 +3258,11 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceProperties_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceProperties", (void **)&hip_real.hipGetDeviceProperties);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
@@ -3217,6 +3297,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.deviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -3237,10 +3318,11 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetCacheConfig", (void **)&hip_real.hipDeviceSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
@@ -3273,6 +3355,7 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -3293,10 +3376,11 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetCacheConfig", (void **)&hip_real.hipDeviceGetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
@@ -3329,6 +3413,7 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -3349,10 +3434,11 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetLimit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetLimit", (void **)&hip_real.hipDeviceGetLimit);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
@@ -3387,6 +3473,7 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   tracer_args.tracer_result = tracer_real(tracer_args.pValue, tracer_args.limit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -3408,10 +3495,11 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetSharedMemConfig", (void **)&hip_real.hipDeviceGetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
@@ -3444,6 +3532,7 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3465,10 +3554,11 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceFlags", (void **)&hip_real.hipGetDeviceFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
@@ -3501,6 +3591,7 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3522,10 +3613,11 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetSharedMemConfig", (void **)&hip_real.hipDeviceSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
@@ -3558,6 +3650,7 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3578,10 +3671,11 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipSetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDeviceFlags", (void **)&hip_real.hipSetDeviceFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
@@ -3614,6 +3708,7 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3634,10 +3729,11 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   if (!tracer_real)
     tracer_real = (hip_hipChooseDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipChooseDevice", (void **)&hip_real.hipChooseDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
@@ -3672,6 +3768,7 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.prop);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3693,10 +3790,11 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
   if (!tracer_real)
     tracer_real = (hip_hipExtGetLinkTypeAndHopCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtGetLinkTypeAndHopCount", (void **)&hip_real.hipExtGetLinkTypeAndHopCount);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device1, device2, linktype, hopcount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
@@ -3736,6 +3834,7 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
                                           tracer_args.linktype, tracer_args.hopcount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3758,10 +3857,11 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcGetMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetMemHandle", (void **)&hip_real.hipIpcGetMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
@@ -3796,6 +3896,7 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3816,10 +3917,11 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
   if (!tracer_real)
     tracer_real = (hip_hipIpcOpenMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenMemHandle", (void **)&hip_real.hipIpcOpenMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
@@ -3855,6 +3957,7 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.handle, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3876,10 +3979,11 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcCloseMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcCloseMemHandle", (void **)&hip_real.hipIpcCloseMemHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
@@ -3912,6 +4016,7 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3932,10 +4037,11 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcGetEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetEventHandle", (void **)&hip_real.hipIpcGetEventHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
@@ -3970,6 +4076,7 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3990,10 +4097,11 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
   if (!tracer_real)
     tracer_real = (hip_hipIpcOpenEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenEventHandle", (void **)&hip_real.hipIpcOpenEventHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
@@ -4027,6 +4135,7 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -4048,10 +4157,11 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetAttribute", (void **)&hip_real.hipFuncSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
@@ -4088,6 +4198,7 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -4108,10 +4219,11 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetCacheConfig", (void **)&hip_real.hipFuncSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
@@ -4146,6 +4258,7 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -4166,10 +4279,11 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetSharedMemConfig", (void **)&hip_real.hipFuncSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
@@ -4204,6 +4318,7 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
   tracer_args.tracer_result = tracer_real(tracer_args.func, tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -4224,10 +4339,11 @@ hipError_t hipGetLastError(void) {
   if (!tracer_real)
     tracer_real = (hip_hipGetLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetLastError", (void **)&hip_real.hipGetLastError);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
@@ -4258,6 +4374,7 @@ hipError_t hipGetLastError(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -4278,10 +4395,11 @@ hipError_t hipPeekAtLastError(void) {
   if (!tracer_real)
     tracer_real = (hip_hipPeekAtLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPeekAtLastError", (void **)&hip_real.hipPeekAtLastError);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
@@ -4312,6 +4430,7 @@ hipError_t hipPeekAtLastError(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -4332,10 +4451,11 @@ const char *hipGetErrorName(hipError_t hip_error) {
   if (!tracer_real)
     tracer_real = (hip_hipGetErrorName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorName", (void **)&hip_real.hipGetErrorName);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hip_error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
@@ -4368,6 +4488,7 @@ const char *hipGetErrorName(hipError_t hip_error) {
   tracer_args.tracer_result = tracer_real(tracer_args.hip_error);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -4389,10 +4510,11 @@ const char *hipGetErrorString(hipError_t hipError) {
   if (!tracer_real)
     tracer_real = (hip_hipGetErrorString_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorString", (void **)&hip_real.hipGetErrorString);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hipError);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
@@ -4425,6 +4547,7 @@ const char *hipGetErrorString(hipError_t hipError) {
   tracer_args.tracer_result = tracer_real(tracer_args.hipError);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -4446,10 +4569,11 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreate", (void **)&hip_real.hipStreamCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
@@ -4482,6 +4606,7 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4503,10 +4628,11 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithFlags", (void **)&hip_real.hipStreamCreateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
@@ -4541,6 +4667,7 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4562,10 +4689,11 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreateWithPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithPriority", (void **)&hip_real.hipStreamCreateWithPriority);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
@@ -4603,6 +4731,7 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
                                           tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4624,10 +4753,11 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetStreamPriorityRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetStreamPriorityRange", (void **)&hip_real.hipDeviceGetStreamPriorityRange);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
@@ -4662,6 +4792,7 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
   tracer_args.tracer_result = tracer_real(tracer_args.leastPriority, tracer_args.greatestPriority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4684,10 +4815,11 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamDestroy", (void **)&hip_real.hipStreamDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
@@ -4720,6 +4852,7 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4740,10 +4873,11 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery", (void **)&hip_real.hipStreamQuery);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
@@ -4776,6 +4910,7 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4796,10 +4931,11 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize", (void **)&hip_real.hipStreamSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
@@ -4832,6 +4968,7 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -4852,10 +4989,11 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent", (void **)&hip_real.hipStreamWaitEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
@@ -4892,6 +5030,7 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4912,10 +5051,11 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags", (void **)&hip_real.hipStreamGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
@@ -4950,6 +5090,7 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -4971,10 +5112,11 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority", (void **)&hip_real.hipStreamGetPriority);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
@@ -5009,6 +5151,7 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.priority);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -5031,10 +5174,11 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
   if (!tracer_real)
     tracer_real = (hip_hipExtStreamCreateWithCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamCreateWithCUMask", (void **)&hip_real.hipExtStreamCreateWithCUMask);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
@@ -5072,6 +5216,7 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
                                           tracer_args.cuMask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -5093,10 +5238,11 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
   if (!tracer_real)
     tracer_real = (hip_hipExtStreamGetCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamGetCUMask", (void **)&hip_real.hipExtStreamGetCUMask);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
@@ -5134,6 +5280,7 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
                                           tracer_args.cuMask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -5156,10 +5303,11 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
   if (!tracer_real)
     tracer_real = (hip_hipStreamAddCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAddCallback", (void **)&hip_real.hipStreamAddCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
@@ -5199,6 +5347,7 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
                                           tracer_args.userData, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -5220,10 +5369,11 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue32", (void **)&hip_real.hipStreamWaitValue32);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
@@ -5265,6 +5415,7 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
                                           tracer_args.flags, tracer_args.mask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -5286,10 +5437,11 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue64", (void **)&hip_real.hipStreamWaitValue64);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
@@ -5331,6 +5483,7 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
                                           tracer_args.flags, tracer_args.mask);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
@@ -5351,10 +5504,11 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamWriteValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue32", (void **)&hip_real.hipStreamWriteValue32);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
@@ -5394,6 +5548,7 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -5414,10 +5569,11 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
   if (!tracer_real)
     tracer_real = (hip_hipStreamWriteValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue64", (void **)&hip_real.hipStreamWriteValue64);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
@@ -5457,6 +5613,7 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -5477,10 +5634,11 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipEventCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreateWithFlags", (void **)&hip_real.hipEventCreateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
@@ -5515,6 +5673,7 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -5536,10 +5695,11 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreate", (void **)&hip_real.hipEventCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
@@ -5572,6 +5732,7 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -5593,10 +5754,11 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipEventRecord_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventRecord", (void **)&hip_real.hipEventRecord);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
@@ -5631,6 +5793,7 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -5651,10 +5814,11 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventDestroy", (void **)&hip_real.hipEventDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
@@ -5687,6 +5851,7 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -5707,10 +5872,11 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventSynchronize", (void **)&hip_real.hipEventSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
@@ -5743,6 +5909,7 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -5763,10 +5930,11 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   if (!tracer_real)
     tracer_real = (hip_hipEventElapsedTime_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventElapsedTime", (void **)&hip_real.hipEventElapsedTime);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ms, start, stop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
@@ -5803,6 +5971,7 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   tracer_args.tracer_result = tracer_real(tracer_args.ms, tracer_args.start, tracer_args.stop);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -5824,10 +5993,11 @@ hipError_t hipEventQuery(hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventQuery", (void **)&hip_real.hipEventQuery);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
@@ -5860,6 +6030,7 @@ hipError_t hipEventQuery(hipEvent_t event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5880,10 +6051,11 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
   if (!tracer_real)
     tracer_real = (hip_hipPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttributes", (void **)&hip_real.hipPointerGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
@@ -5918,6 +6090,7 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
   tracer_args.tracer_result = tracer_real(tracer_args.attributes, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -5938,10 +6111,11 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
   if (!tracer_real)
     tracer_real = (hip_hipPointerGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttribute", (void **)&hip_real.hipPointerGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
@@ -5978,6 +6152,7 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
   tracer_args.tracer_result = tracer_real(tracer_args.data, tracer_args.attribute, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -5999,10 +6174,11 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
   if (!tracer_real)
     tracer_real = (hip_hipDrvPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvPointerGetAttributes", (void **)&hip_real.hipDrvPointerGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
@@ -6042,6 +6218,7 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
                                           tracer_args.data, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6064,10 +6241,11 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
   if (!tracer_real)
     tracer_real = (hip_hipImportExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalSemaphore", (void **)&hip_real.hipImportExternalSemaphore);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
@@ -6102,6 +6280,7 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extSem_out, tracer_args.semHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -6125,10 +6304,11 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
   if (!tracer_real)
     tracer_real = (hip_hipSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSignalExternalSemaphoresAsync", (void **)&hip_real.hipSignalExternalSemaphoresAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
@@ -6168,6 +6348,7 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6190,10 +6371,11 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
   if (!tracer_real)
     tracer_real = (hip_hipWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipWaitExternalSemaphoresAsync", (void **)&hip_real.hipWaitExternalSemaphoresAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
@@ -6233,6 +6415,7 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
                                           tracer_args.numExtSems, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -6253,10 +6436,11 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalSemaphore", (void **)&hip_real.hipDestroyExternalSemaphore);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
@@ -6289,6 +6473,7 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extSem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -6310,10 +6495,11 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
   if (!tracer_real)
     tracer_real = (hip_hipImportExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalMemory", (void **)&hip_real.hipImportExternalMemory);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
@@ -6348,6 +6534,7 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
   tracer_args.tracer_result = tracer_real(tracer_args.extMem_out, tracer_args.memHandleDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -6370,10 +6557,11 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
   if (!tracer_real)
     tracer_real = (hip_hipExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExternalMemoryGetMappedBuffer", (void **)&hip_real.hipExternalMemoryGetMappedBuffer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
@@ -6411,6 +6599,7 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
                                           tracer_args.bufferDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6432,10 +6621,11 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalMemory", (void **)&hip_real.hipDestroyExternalMemory);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
@@ -6468,6 +6658,7 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
   tracer_args.tracer_result = tracer_real(tracer_args.extMem);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6488,10 +6679,11 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc", (void **)&hip_real.hipMalloc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
@@ -6526,6 +6718,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6547,10 +6740,11 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
   if (!tracer_real)
     tracer_real = (hip_hipExtMallocWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtMallocWithFlags", (void **)&hip_real.hipExtMallocWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
@@ -6587,6 +6781,7 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.sizeBytes, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6608,10 +6803,11 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocHost", (void **)&hip_real.hipMallocHost);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
@@ -6646,6 +6842,7 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -6667,10 +6864,11 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAllocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocHost", (void **)&hip_real.hipMemAllocHost);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
@@ -6705,6 +6903,7 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -6726,10 +6925,11 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostMalloc", (void **)&hip_real.hipHostMalloc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
@@ -6766,6 +6966,7 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6787,10 +6988,11 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocManaged_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocManaged", (void **)&hip_real.hipMallocManaged);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
@@ -6827,6 +7029,7 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -6848,10 +7051,11 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
   if (!tracer_real)
     tracer_real = (hip_hipMemPrefetchAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPrefetchAsync", (void **)&hip_real.hipMemPrefetchAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, device, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
@@ -6891,6 +7095,7 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
                                           tracer_args.device, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -6911,10 +7116,11 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
   if (!tracer_real)
     tracer_real = (hip_hipMemAdvise_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAdvise", (void **)&hip_real.hipMemAdvise);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, advice, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
@@ -6954,6 +7160,7 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
                                           tracer_args.advice, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -6975,10 +7182,11 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
   if (!tracer_real)
     tracer_real = (hip_hipMemRangeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttribute", (void **)&hip_real.hipMemRangeGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, data_size, attribute, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
@@ -7021,6 +7229,7 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -7043,10 +7252,11 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
   if (!tracer_real)
     tracer_real = (hip_hipMemRangeGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttributes", (void **)&hip_real.hipMemRangeGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
@@ -7091,6 +7301,7 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
                                           tracer_args.dev_ptr, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -7113,10 +7324,11 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
   if (!tracer_real)
     tracer_real = (hip_hipStreamAttachMemAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAttachMemAsync", (void **)&hip_real.hipStreamAttachMemAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, dev_ptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
@@ -7156,6 +7368,7 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
                                           tracer_args.length, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -7176,10 +7389,11 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocAsync", (void **)&hip_real.hipMallocAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
@@ -7216,6 +7430,7 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.size, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -7237,10 +7452,11 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeAsync", (void **)&hip_real.hipFreeAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
@@ -7275,6 +7491,7 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7295,10 +7512,11 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolTrimTo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolTrimTo", (void **)&hip_real.hipMemPoolTrimTo);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, min_bytes_to_hold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
@@ -7333,6 +7551,7 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.min_bytes_to_hold);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7353,10 +7572,11 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAttribute", (void **)&hip_real.hipMemPoolSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
@@ -7393,6 +7613,7 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7413,10 +7634,11 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAttribute", (void **)&hip_real.hipMemPoolGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
@@ -7453,6 +7675,7 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -7474,10 +7697,11 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAccess", (void **)&hip_real.hipMemPoolSetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, desc_list, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
@@ -7515,6 +7739,7 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -7536,10 +7761,11 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAccess", (void **)&hip_real.hipMemPoolGetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, mem_pool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
@@ -7577,6 +7803,7 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
                                           tracer_args.location);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -7598,10 +7825,11 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolCreate", (void **)&hip_real.hipMemPoolCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, pool_props);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
@@ -7636,6 +7864,7 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool, tracer_args.pool_props);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
@@ -7657,10 +7886,11 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolDestroy", (void **)&hip_real.hipMemPoolDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
@@ -7693,6 +7923,7 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   tracer_args.tracer_result = tracer_real(tracer_args.mem_pool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7714,10 +7945,11 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
   if (!tracer_real)
     tracer_real = (hip_hipMallocFromPoolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocFromPoolAsync", (void **)&hip_real.hipMallocFromPoolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, mem_pool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
@@ -7757,6 +7989,7 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
                                           tracer_args.mem_pool, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7780,10 +8013,11 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportToShareableHandle", (void **)&hip_real.hipMemPoolExportToShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shared_handle, mem_pool, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
@@ -7823,6 +8057,7 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
                                           tracer_args.handle_type, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7845,10 +8080,11 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportFromShareableHandle", (void **)&hip_real.hipMemPoolImportFromShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mem_pool, shared_handle, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
@@ -7888,6 +8124,7 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
                                           tracer_args.handle_type, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -7909,10 +8146,11 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolExportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportPointer", (void **)&hip_real.hipMemPoolExportPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(export_data, dev_ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
@@ -7947,6 +8185,7 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
   tracer_args.tracer_result = tracer_real(tracer_args.export_data, tracer_args.dev_ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -7968,10 +8207,11 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolImportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportPointer", (void **)&hip_real.hipMemPoolImportPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, mem_pool, export_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
@@ -8009,6 +8249,7 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
                                           tracer_args.export_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8030,10 +8271,11 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostAlloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostAlloc", (void **)&hip_real.hipHostAlloc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
@@ -8070,6 +8312,7 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8091,10 +8334,11 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
   if (!tracer_real)
     tracer_real = (hip_hipHostGetDevicePointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetDevicePointer", (void **)&hip_real.hipHostGetDevicePointer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, hstPtr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
@@ -8131,6 +8375,7 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.hstPtr, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8152,10 +8397,11 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetFlags", (void **)&hip_real.hipHostGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flagsPtr, hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
@@ -8190,6 +8436,7 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.flagsPtr, tracer_args.hostPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8211,10 +8458,11 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
   if (!tracer_real)
     tracer_real = (hip_hipHostRegister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostRegister", (void **)&hip_real.hipHostRegister);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostPtr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
@@ -8252,6 +8500,7 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8272,10 +8521,11 @@ hipError_t hipHostUnregister(void *hostPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostUnregister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostUnregister", (void **)&hip_real.hipHostUnregister);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
@@ -8308,6 +8558,7 @@ hipError_t hipHostUnregister(void *hostPtr) {
   tracer_args.tracer_result = tracer_real(tracer_args.hostPtr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8328,10 +8579,11 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
   if (!tracer_real)
     tracer_real = (hip_hipMallocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocPitch", (void **)&hip_real.hipMallocPitch);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
@@ -8371,6 +8623,7 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
                                           tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8394,10 +8647,11 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
   if (!tracer_real)
     tracer_real = (hip_hipMemAllocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocPitch", (void **)&hip_real.hipMemAllocPitch);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
@@ -8440,6 +8694,7 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
                                           tracer_args.elementSizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -8462,10 +8717,11 @@ hipError_t hipFree(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFree", (void **)&hip_real.hipFree);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
@@ -8498,6 +8754,7 @@ hipError_t hipFree(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -8518,10 +8775,11 @@ hipError_t hipFreeHost(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeHost", (void **)&hip_real.hipFreeHost);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
@@ -8554,6 +8812,7 @@ hipError_t hipFreeHost(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -8574,10 +8833,11 @@ hipError_t hipHostFree(void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostFree", (void **)&hip_real.hipHostFree);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
@@ -8610,6 +8870,7 @@ hipError_t hipHostFree(void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -8630,10 +8891,11 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy", (void **)&hip_real.hipMemcpy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   hip_depth++;
@@ -8666,6 +8928,7 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8688,10 +8951,11 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyWithStream_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyWithStream", (void **)&hip_real.hipMemcpyWithStream);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -8726,6 +8990,7 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8747,10 +9012,11 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoD", (void **)&hip_real.hipMemcpyHtoD);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -8779,6 +9045,7 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8800,10 +9067,11 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoH", (void **)&hip_real.hipMemcpyDtoH);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -8832,6 +9100,7 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8853,10 +9122,11 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoD", (void **)&hip_real.hipMemcpyDtoD);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -8885,6 +9155,7 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.src, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8906,10 +9177,11 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoDAsync", (void **)&hip_real.hipMemcpyHtoDAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -8941,6 +9213,7 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -8962,10 +9235,11 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoHAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoHAsync", (void **)&hip_real.hipMemcpyDtoHAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -8997,6 +9271,7 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9019,10 +9294,11 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoDAsync", (void **)&hip_real.hipMemcpyDtoDAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -9054,6 +9330,7 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9076,10 +9353,11 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetGlobal_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetGlobal", (void **)&hip_real.hipModuleGetGlobal);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
@@ -9119,6 +9397,7 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
                                           tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9141,10 +9420,11 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetSymbolAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolAddress", (void **)&hip_real.hipGetSymbolAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
@@ -9179,6 +9459,7 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9200,10 +9481,11 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetSymbolSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolSize", (void **)&hip_real.hipGetSymbolSize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
@@ -9238,6 +9520,7 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   tracer_args.tracer_result = tracer_real(tracer_args.size, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9260,10 +9543,11 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol", (void **)&hip_real.hipMemcpyToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
@@ -9306,6 +9590,7 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9327,10 +9612,11 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbolAsync", (void **)&hip_real.hipMemcpyToSymbolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
@@ -9375,6 +9661,7 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -9396,10 +9683,11 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol", (void **)&hip_real.hipMemcpyFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
@@ -9442,6 +9730,7 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -9463,10 +9752,11 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbolAsync", (void **)&hip_real.hipMemcpyFromSymbolAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
@@ -9511,6 +9801,7 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -9532,10 +9823,11 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync", (void **)&hip_real.hipMemcpyAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -9570,6 +9862,7 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9591,10 +9884,11 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset", (void **)&hip_real.hipMemset);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   hip_depth++;
@@ -9623,6 +9917,7 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   tracer_args.tracer_result = tracer_real(tracer_args.dst, tracer_args.value, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -9644,10 +9939,11 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD8_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8", (void **)&hip_real.hipMemsetD8);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
@@ -9684,6 +9980,7 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -9705,10 +10002,11 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD8Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8Async", (void **)&hip_real.hipMemsetD8Async);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
@@ -9748,6 +10046,7 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -9768,10 +10067,11 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD16_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16", (void **)&hip_real.hipMemsetD16);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
@@ -9808,6 +10108,7 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -9829,10 +10130,11 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD16Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16Async", (void **)&hip_real.hipMemsetD16Async);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
@@ -9872,6 +10174,7 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -9892,10 +10195,11 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32", (void **)&hip_real.hipMemsetD32);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
@@ -9932,6 +10236,7 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
   tracer_args.tracer_result = tracer_real(tracer_args.dest, tracer_args.value, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -9952,10 +10257,11 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
   if (!tracer_real)
     tracer_real = (hip_hipMemsetAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetAsync", (void **)&hip_real.hipMemsetAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes, stream);
   }
   hip_depth++;
@@ -9987,6 +10293,7 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -10008,10 +10315,11 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD32Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32Async", (void **)&hip_real.hipMemsetD32Async);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
@@ -10051,6 +10359,7 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10071,10 +10380,11 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
   if (!tracer_real)
     tracer_real = (hip_hipMemset2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D", (void **)&hip_real.hipMemset2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
@@ -10116,6 +10426,7 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
                                           tracer_args.width, tracer_args.height);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10137,10 +10448,11 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
   if (!tracer_real)
     tracer_real = (hip_hipMemset2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2DAsync", (void **)&hip_real.hipMemset2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
@@ -10185,6 +10497,7 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10205,10 +10518,11 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
   if (!tracer_real)
     tracer_real = (hip_hipMemset3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D", (void **)&hip_real.hipMemset3D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
@@ -10244,6 +10558,7 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
                                           tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10265,10 +10580,11 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
   if (!tracer_real)
     tracer_real = (hip_hipMemset3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3DAsync", (void **)&hip_real.hipMemset3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
@@ -10306,6 +10622,7 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
                                           tracer_args.extent, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10326,10 +10643,11 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   if (!tracer_real)
     tracer_real = (hip_hipMemGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetInfo", (void **)&hip_real.hipMemGetInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
@@ -10364,6 +10682,7 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   tracer_args.tracer_result = tracer_real(tracer_args.free, tracer_args.total);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -10386,10 +10705,11 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPtrGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPtrGetInfo", (void **)&hip_real.hipMemPtrGetInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
@@ -10424,6 +10744,7 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -10446,10 +10767,11 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
   if (!tracer_real)
     tracer_real = (hip_hipMallocArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocArray", (void **)&hip_real.hipMallocArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
@@ -10491,6 +10813,7 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
                                           tracer_args.height, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -10512,10 +10835,11 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
   if (!tracer_real)
     tracer_real = (hip_hipArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayCreate", (void **)&hip_real.hipArrayCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
@@ -10550,6 +10874,7 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
   tracer_args.tracer_result = tracer_real(tracer_args.pHandle, tracer_args.pAllocateArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -10571,10 +10896,11 @@ hipError_t hipArrayDestroy(hipArray *array) {
   if (!tracer_real)
     tracer_real = (hip_hipArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayDestroy", (void **)&hip_real.hipArrayDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
@@ -10607,6 +10933,7 @@ hipError_t hipArrayDestroy(hipArray *array) {
   tracer_args.tracer_result = tracer_real(tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -10627,10 +10954,11 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
   if (!tracer_real)
     tracer_real = (hip_hipArray3DCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArray3DCreate", (void **)&hip_real.hipArray3DCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
@@ -10665,6 +10993,7 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
   tracer_args.tracer_result = tracer_real(tracer_args.array, tracer_args.pAllocateArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -10686,10 +11015,11 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3D", (void **)&hip_real.hipMalloc3D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
@@ -10723,6 +11053,7 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   tracer_args.tracer_result = tracer_real(tracer_args.pitchedDevPtr, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -10743,10 +11074,11 @@ hipError_t hipFreeArray(hipArray *array) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeArray", (void **)&hip_real.hipFreeArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
@@ -10779,6 +11111,7 @@ hipError_t hipFreeArray(hipArray *array) {
   tracer_args.tracer_result = tracer_real(tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -10799,10 +11132,11 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeMipmappedArray", (void **)&hip_real.hipFreeMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
@@ -10835,6 +11169,7 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.mipmappedArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -10856,10 +11191,11 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
   if (!tracer_real)
     tracer_real = (hip_hipMalloc3DArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3DArray", (void **)&hip_real.hipMalloc3DArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
@@ -10898,6 +11234,7 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -10921,10 +11258,11 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
   if (!tracer_real)
     tracer_real = (hip_hipMallocMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocMipmappedArray", (void **)&hip_real.hipMallocMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
@@ -10966,6 +11304,7 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -10988,10 +11327,11 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
   if (!tracer_real)
     tracer_real = (hip_hipGetMipmappedArrayLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetMipmappedArrayLevel", (void **)&hip_real.hipGetMipmappedArrayLevel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
@@ -11029,6 +11369,7 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
                                           tracer_args.level);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11051,10 +11392,11 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D", (void **)&hip_real.hipMemcpy2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
@@ -11101,6 +11443,7 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11121,10 +11464,11 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyParam2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2D", (void **)&hip_real.hipMemcpyParam2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
@@ -11157,6 +11501,7 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11177,10 +11522,11 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyParam2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2DAsync", (void **)&hip_real.hipMemcpyParam2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
@@ -11215,6 +11561,7 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11236,10 +11583,11 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DAsync", (void **)&hip_real.hipMemcpy2DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
@@ -11288,6 +11636,7 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
                                           tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11309,10 +11658,11 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray", (void **)&hip_real.hipMemcpy2DToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
@@ -11361,6 +11711,7 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
                                           tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -11383,10 +11734,11 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArrayAsync", (void **)&hip_real.hipMemcpy2DToArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
@@ -11437,6 +11789,7 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
                                           tracer_args.height, tracer_args.kind, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -11458,10 +11811,11 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToArray", (void **)&hip_real.hipMemcpyToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
@@ -11505,6 +11859,7 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
                                           tracer_args.src, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -11526,10 +11881,11 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromArray", (void **)&hip_real.hipMemcpyFromArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
@@ -11574,6 +11930,7 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
                                           tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -11595,10 +11952,11 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray", (void **)&hip_real.hipMemcpy2DFromArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
@@ -11647,6 +12005,7 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
                                           tracer_args.width, tracer_args.height, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -11669,10 +12028,11 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArrayAsync", (void **)&hip_real.hipMemcpy2DFromArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
@@ -11724,6 +12084,7 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -11744,10 +12105,11 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAtoH", (void **)&hip_real.hipMemcpyAtoH);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, srcOffset, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
@@ -11787,6 +12149,7 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
                                           tracer_args.srcOffset, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -11807,10 +12170,11 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoA_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoA", (void **)&hip_real.hipMemcpyHtoA);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
@@ -11850,6 +12214,7 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
                                           tracer_args.srcHost, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -11870,10 +12235,11 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D", (void **)&hip_real.hipMemcpy3D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
@@ -11906,6 +12272,7 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   tracer_args.tracer_result = tracer_real(tracer_args.p);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -11926,10 +12293,11 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3DAsync", (void **)&hip_real.hipMemcpy3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
@@ -11964,6 +12332,7 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -11984,10 +12353,11 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3D", (void **)&hip_real.hipDrvMemcpy3D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
@@ -12020,6 +12390,7 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12040,10 +12411,11 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3DAsync", (void **)&hip_real.hipDrvMemcpy3DAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
@@ -12078,6 +12450,7 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -12098,10 +12471,11 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
   if (!tracer_real)
     tracer_real = (hip_hipDeviceCanAccessPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceCanAccessPeer", (void **)&hip_real.hipDeviceCanAccessPeer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, deviceId, peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
@@ -12139,6 +12513,7 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
                                           tracer_args.peerDeviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -12160,10 +12535,11 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceEnablePeerAccess", (void **)&hip_real.hipDeviceEnablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
@@ -12198,6 +12574,7 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerDeviceId, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -12218,10 +12595,11 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceDisablePeerAccess", (void **)&hip_real.hipDeviceDisablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
@@ -12254,6 +12632,7 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerDeviceId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -12274,10 +12653,11 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAddressRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAddressRange", (void **)&hip_real.hipMemGetAddressRange);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
@@ -12314,6 +12694,7 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
   tracer_args.tracer_result = tracer_real(tracer_args.pbase, tracer_args.psize, tracer_args.dptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -12337,10 +12718,11 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeer", (void **)&hip_real.hipMemcpyPeer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
@@ -12382,6 +12764,7 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
                                           tracer_args.srcDeviceId, tracer_args.sizeBytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -12403,10 +12786,11 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyPeerAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeerAsync", (void **)&hip_real.hipMemcpyPeerAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
@@ -12451,6 +12835,7 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -12471,10 +12856,11 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxCreate", (void **)&hip_real.hipCtxCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, flags, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
@@ -12511,6 +12897,7 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx, tracer_args.flags, tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -12532,10 +12919,11 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDestroy", (void **)&hip_real.hipCtxDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
@@ -12568,6 +12956,7 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -12588,10 +12977,11 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxPopCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPopCurrent", (void **)&hip_real.hipCtxPopCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
@@ -12624,6 +13014,7 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -12645,10 +13036,11 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxPushCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPushCurrent", (void **)&hip_real.hipCtxPushCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
@@ -12681,6 +13073,7 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -12701,10 +13094,11 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCurrent", (void **)&hip_real.hipCtxSetCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
@@ -12737,6 +13131,7 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -12757,10 +13152,11 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCurrent", (void **)&hip_real.hipCtxGetCurrent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
@@ -12793,6 +13189,7 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -12814,10 +13211,11 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetDevice", (void **)&hip_real.hipCtxGetDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
@@ -12850,6 +13248,7 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -12871,10 +13270,11 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetApiVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetApiVersion", (void **)&hip_real.hipCtxGetApiVersion);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ctx, apiVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
@@ -12909,6 +13309,7 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   tracer_args.tracer_result = tracer_real(tracer_args.ctx, tracer_args.apiVersion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -12930,10 +13331,11 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCacheConfig", (void **)&hip_real.hipCtxGetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
@@ -12966,6 +13368,7 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -12987,10 +13390,11 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCacheConfig", (void **)&hip_real.hipCtxSetCacheConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
@@ -13023,6 +13427,7 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.cacheConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -13043,10 +13448,11 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetSharedMemConfig", (void **)&hip_real.hipCtxSetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
@@ -13079,6 +13485,7 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   tracer_args.tracer_result = tracer_real(tracer_args.config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -13099,10 +13506,11 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetSharedMemConfig", (void **)&hip_real.hipCtxGetSharedMemConfig);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
@@ -13135,6 +13543,7 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -13156,10 +13565,11 @@ hipError_t hipCtxSynchronize(void) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSynchronize", (void **)&hip_real.hipCtxSynchronize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
@@ -13190,6 +13600,7 @@ hipError_t hipCtxSynchronize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -13210,10 +13621,11 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetFlags", (void **)&hip_real.hipCtxGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
@@ -13246,6 +13658,7 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -13267,10 +13680,11 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxEnablePeerAccess", (void **)&hip_real.hipCtxEnablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerCtx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
@@ -13305,6 +13719,7 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerCtx, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -13325,10 +13740,11 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDisablePeerAccess", (void **)&hip_real.hipCtxDisablePeerAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(peerCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
@@ -13361,6 +13777,7 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   tracer_args.tracer_result = tracer_real(tracer_args.peerCtx);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -13381,10 +13798,11 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxGetState_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxGetState", (void **)&hip_real.hipDevicePrimaryCtxGetState);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
@@ -13421,6 +13839,7 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.flags, tracer_args.active);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -13443,10 +13862,11 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRelease", (void **)&hip_real.hipDevicePrimaryCtxRelease);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
@@ -13479,6 +13899,7 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -13499,10 +13920,11 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxRetain_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRetain", (void **)&hip_real.hipDevicePrimaryCtxRetain);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
@@ -13537,6 +13959,7 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.pctx, tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -13558,10 +13981,11 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxReset", (void **)&hip_real.hipDevicePrimaryCtxReset);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
@@ -13594,6 +14018,7 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -13614,10 +14039,11 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxSetFlags", (void **)&hip_real.hipDevicePrimaryCtxSetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
@@ -13652,6 +14078,7 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.dev, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -13672,10 +14099,11 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoad_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoad", (void **)&hip_real.hipModuleLoad);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
@@ -13710,6 +14138,7 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.fname);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -13731,10 +14160,11 @@ hipError_t hipModuleUnload(hipModule_t module) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleUnload_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleUnload", (void **)&hip_real.hipModuleUnload);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
@@ -13767,6 +14197,7 @@ hipError_t hipModuleUnload(hipModule_t module) {
   tracer_args.tracer_result = tracer_real(tracer_args.module);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -13787,10 +14218,11 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetFunction_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetFunction", (void **)&hip_real.hipModuleGetFunction);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, module, kname);
   }
   hip_depth++;
@@ -13810,6 +14242,7 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
                                           tracer_args.kname);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_hook_hipModuleGetFunction_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -13832,10 +14265,11 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
   if (!tracer_real)
     tracer_real = (hip_hipFuncGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttributes", (void **)&hip_real.hipFuncGetAttributes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
@@ -13870,6 +14304,7 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
   tracer_args.tracer_result = tracer_real(tracer_args.attr, tracer_args.func);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -13890,10 +14325,11 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
   if (!tracer_real)
     tracer_real = (hip_hipFuncGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttribute", (void **)&hip_real.hipFuncGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(value, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
@@ -13930,6 +14366,7 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
   tracer_args.tracer_result = tracer_real(tracer_args.value, tracer_args.attrib, tracer_args.hfunc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -13951,10 +14388,11 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetTexRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetTexRef", (void **)&hip_real.hipModuleGetTexRef);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
@@ -13991,6 +14429,7 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.hmod, tracer_args.name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -14012,10 +14451,11 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoadData_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadData", (void **)&hip_real.hipModuleLoadData);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
@@ -14050,6 +14490,7 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   tracer_args.tracer_result = tracer_real(tracer_args.module, tracer_args.image);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -14072,10 +14513,11 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoadDataEx_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadDataEx", (void **)&hip_real.hipModuleLoadDataEx);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
@@ -14118,6 +14560,7 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
                                           tracer_args.optionValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -14144,10 +14587,11 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
   if (!tracer_real)
     tracer_real = (hip_hipModuleLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLaunchKernel", (void **)&hip_real.hipModuleLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, stream, kernelParams, extra);
   }
@@ -14197,6 +14641,7 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
                                           tracer_args.kernelParams, tracer_args.extra);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -14220,10 +14665,11 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel", (void **)&hip_real.hipLaunchCooperativeKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
@@ -14266,6 +14712,7 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -14287,10 +14734,11 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernelMultiDevice", (void **)&hip_real.hipLaunchCooperativeKernelMultiDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
@@ -14328,6 +14776,7 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -14349,10 +14798,11 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
   if (!tracer_real)
     tracer_real = (hip_hipExtLaunchMultiKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchMultiKernelMultiDevice", (void **)&hip_real.hipExtLaunchMultiKernelMultiDevice);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
@@ -14390,6 +14840,7 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -14411,10 +14862,11 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
@@ -14457,6 +14909,7 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
                                           tracer_args.blockSizeLimit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -14482,10 +14935,11 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
@@ -14530,6 +14984,7 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
                                           tracer_args.blockSizeLimit, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -14554,10 +15009,11 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -14597,6 +15053,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
                                           tracer_args.blockSize, tracer_args.dynSharedMemPerBlk);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -14622,10 +15079,11 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -14668,6 +15126,7 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
@@ -14690,10 +15149,11 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -14733,6 +15193,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
                                           tracer_args.blockSize, tracer_args.dynSharedMemPerBlk);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -14757,10 +15218,11 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -14803,6 +15265,7 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -14825,10 +15288,11 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipOccupancyMaxPotentialBlockSize);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
@@ -14871,6 +15335,7 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
                                           tracer_args.blockSizeLimit);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -14893,10 +15358,11 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
   if (!tracer_real)
     tracer_real = (hip_hipConfigureCall_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipConfigureCall", (void **)&hip_real.hipConfigureCall);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(gridDim, blockDim, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
@@ -14934,6 +15400,7 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
                                           tracer_args.sharedMem, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -14954,10 +15421,11 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
   if (!tracer_real)
     tracer_real = (hip_hipSetupArgument_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetupArgument", (void **)&hip_real.hipSetupArgument);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(arg, size, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
@@ -14994,6 +15462,7 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
   tracer_args.tracer_result = tracer_real(tracer_args.arg, tracer_args.size, tracer_args.offset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -15014,10 +15483,11 @@ hipError_t hipLaunchByPtr(const void *func) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchByPtr", (void **)&hip_real.hipLaunchByPtr);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
@@ -15050,6 +15520,7 @@ hipError_t hipLaunchByPtr(const void *func) {
   tracer_args.tracer_result = tracer_real(tracer_args.func);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -15071,10 +15542,11 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
   if (!tracer_real)
     tracer_real = (hip_hipLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel", (void **)&hip_real.hipLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   hip_depth++;
@@ -15109,6 +15581,7 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
                                           tracer_args.sharedMemBytes, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   hip_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -15130,10 +15603,11 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy2DUnaligned_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy2DUnaligned", (void **)&hip_real.hipDrvMemcpy2DUnaligned);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
@@ -15166,6 +15640,7 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCopy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -15188,10 +15663,11 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
   if (!tracer_real)
     tracer_real = (hip_hipExtLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchKernel", (void **)&hip_real.hipExtLaunchKernel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
                        startEvent, stopEvent, flags);
   }
@@ -15244,6 +15720,7 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
@@ -15266,10 +15743,11 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
   if (!tracer_real)
     tracer_real = (hip_hipBindTextureToMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToMipmappedArray", (void **)&hip_real.hipBindTextureToMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, mipmappedArray, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
@@ -15307,6 +15785,7 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
                                           tracer_args.desc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -15327,10 +15806,11 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureReference_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureReference", (void **)&hip_real.hipGetTextureReference);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texref, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
@@ -15365,6 +15845,7 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
   tracer_args.tracer_result = tracer_real(tracer_args.texref, tracer_args.symbol);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -15388,10 +15869,11 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
   if (!tracer_real)
     tracer_real = (hip_hipCreateTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateTextureObject", (void **)&hip_real.hipCreateTextureObject);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
@@ -15431,6 +15913,7 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
                                           tracer_args.pTexDesc, tracer_args.pResViewDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -15452,10 +15935,11 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyTextureObject", (void **)&hip_real.hipDestroyTextureObject);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
@@ -15488,6 +15972,7 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -15508,10 +15993,11 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
   if (!tracer_real)
     tracer_real = (hip_hipGetChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetChannelDesc", (void **)&hip_real.hipGetChannelDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
@@ -15546,6 +16032,7 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
   tracer_args.tracer_result = tracer_real(tracer_args.desc, tracer_args.array);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -15567,10 +16054,11 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceDesc", (void **)&hip_real.hipGetTextureObjectResourceDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
@@ -15605,6 +16093,7 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -15626,10 +16115,11 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceViewDesc", (void **)&hip_real.hipGetTextureObjectResourceViewDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
@@ -15664,6 +16154,7 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
   tracer_args.tracer_result = tracer_real(tracer_args.pResViewDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -15684,10 +16175,11 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectTextureDesc", (void **)&hip_real.hipGetTextureObjectTextureDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
@@ -15722,6 +16214,7 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
   tracer_args.tracer_result = tracer_real(tracer_args.pTexDesc, tracer_args.textureObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -15742,10 +16235,11 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddressMode", (void **)&hip_real.hipTexRefSetAddressMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
@@ -15782,6 +16276,7 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.dim, tracer_args.am);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -15802,10 +16297,11 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetArray", (void **)&hip_real.hipTexRefSetArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, array, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
@@ -15842,6 +16338,7 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
   tracer_args.tracer_result = tracer_real(tracer_args.tex, tracer_args.array, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -15862,10 +16359,11 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFilterMode", (void **)&hip_real.hipTexRefSetFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
@@ -15900,6 +16398,7 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.fm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -15920,10 +16419,11 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFlags", (void **)&hip_real.hipTexRefSetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
@@ -15958,6 +16458,7 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -15978,10 +16479,11 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFormat", (void **)&hip_real.hipTexRefSetFormat);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
@@ -16019,6 +16521,7 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
                                           tracer_args.NumPackedComponents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -16041,10 +16544,11 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectCreate", (void **)&hip_real.hipTexObjectCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
@@ -16084,6 +16588,7 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
                                           tracer_args.pTexDesc, tracer_args.pResViewDesc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -16105,10 +16610,11 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectDestroy", (void **)&hip_real.hipTexObjectDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
@@ -16141,6 +16647,7 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   tracer_args.tracer_result = tracer_real(tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -16161,10 +16668,11 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceDesc", (void **)&hip_real.hipTexObjectGetResourceDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
@@ -16199,6 +16707,7 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
   tracer_args.tracer_result = tracer_real(tracer_args.pResDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -16220,10 +16729,11 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceViewDesc", (void **)&hip_real.hipTexObjectGetResourceViewDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
@@ -16258,6 +16768,7 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
   tracer_args.tracer_result = tracer_real(tracer_args.pResViewDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -16278,10 +16789,11 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetTextureDesc", (void **)&hip_real.hipTexObjectGetTextureDesc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
@@ -16316,6 +16828,7 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
   tracer_args.tracer_result = tracer_real(tracer_args.pTexDesc, tracer_args.texObject);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -16337,10 +16850,11 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
   if (!tracer_real)
     tracer_real = (hip_hipBindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture", (void **)&hip_real.hipBindTexture);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
@@ -16382,6 +16896,7 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
                                           tracer_args.desc, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -16405,10 +16920,11 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
   if (!tracer_real)
     tracer_real = (hip_hipBindTexture2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture2D", (void **)&hip_real.hipBindTexture2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
@@ -16455,6 +16971,7 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
                                           tracer_args.pitch);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -16477,10 +16994,11 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
   if (!tracer_real)
     tracer_real = (hip_hipBindTextureToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToArray", (void **)&hip_real.hipBindTextureToArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex, array, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
@@ -16517,6 +17035,7 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
   tracer_args.tracer_result = tracer_real(tracer_args.tex, tracer_args.array, tracer_args.desc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -16537,10 +17056,11 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureAlignmentOffset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureAlignmentOffset", (void **)&hip_real.hipGetTextureAlignmentOffset);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(offset, texref);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
@@ -16575,6 +17095,7 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
   tracer_args.tracer_result = tracer_real(tracer_args.offset, tracer_args.texref);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -16596,10 +17117,11 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
   if (!tracer_real)
     tracer_real = (hip_hipUnbindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipUnbindTexture", (void **)&hip_real.hipUnbindTexture);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(tex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
@@ -16632,6 +17154,7 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
   tracer_args.tracer_result = tracer_real(tracer_args.tex);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -16652,10 +17175,11 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddress", (void **)&hip_real.hipTexRefGetAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
@@ -16690,6 +17214,7 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
   tracer_args.tracer_result = tracer_real(tracer_args.dev_ptr, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
@@ -16712,10 +17237,11 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddressMode", (void **)&hip_real.hipTexRefGetAddressMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pam, texRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
@@ -16752,6 +17278,7 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
   tracer_args.tracer_result = tracer_real(tracer_args.pam, tracer_args.texRef, tracer_args.dim);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
@@ -16773,10 +17300,11 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFilterMode", (void **)&hip_real.hipTexRefGetFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
@@ -16811,6 +17339,7 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
   tracer_args.tracer_result = tracer_real(tracer_args.pfm, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
@@ -16832,10 +17361,11 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFlags", (void **)&hip_real.hipTexRefGetFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFlags, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
@@ -16870,6 +17400,7 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
   tracer_args.tracer_result = tracer_real(tracer_args.pFlags, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -16892,10 +17423,11 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFormat", (void **)&hip_real.hipTexRefGetFormat);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
@@ -16933,6 +17465,7 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
                                           tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -16955,10 +17488,11 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMaxAnisotropy", (void **)&hip_real.hipTexRefGetMaxAnisotropy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pmaxAnsio, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
@@ -16993,6 +17527,7 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
   tracer_args.tracer_result = tracer_real(tracer_args.pmaxAnsio, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -17015,10 +17550,11 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapFilterMode", (void **)&hip_real.hipTexRefGetMipmapFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
@@ -17053,6 +17589,7 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
   tracer_args.tracer_result = tracer_real(tracer_args.pfm, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -17074,10 +17611,11 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelBias", (void **)&hip_real.hipTexRefGetMipmapLevelBias);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pbias, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
@@ -17112,6 +17650,7 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
   tracer_args.tracer_result = tracer_real(tracer_args.pbias, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -17134,10 +17673,11 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelClamp", (void **)&hip_real.hipTexRefGetMipmapLevelClamp);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
@@ -17175,6 +17715,7 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
                                           tracer_args.pmaxMipmapLevelClamp, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -17197,10 +17738,11 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipMappedArray", (void **)&hip_real.hipTexRefGetMipMappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pArray, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
@@ -17235,6 +17777,7 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
   tracer_args.tracer_result = tracer_real(tracer_args.pArray, tracer_args.texRef);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -17257,10 +17800,11 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress", (void **)&hip_real.hipTexRefSetAddress);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, texRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
@@ -17300,6 +17844,7 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
                                           tracer_args.dptr, tracer_args.bytes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -17322,10 +17867,11 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddress2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress2D", (void **)&hip_real.hipTexRefSetAddress2D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
@@ -17365,6 +17911,7 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
                                           tracer_args.Pitch);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -17385,10 +17932,11 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMaxAnisotropy", (void **)&hip_real.hipTexRefSetMaxAnisotropy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
@@ -17423,6 +17971,7 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.maxAniso);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -17443,10 +17992,11 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetBorderColor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetBorderColor", (void **)&hip_real.hipTexRefSetBorderColor);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
@@ -17481,6 +18031,7 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.pBorderColor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -17502,10 +18053,11 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapFilterMode", (void **)&hip_real.hipTexRefSetMipmapFilterMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
@@ -17540,6 +18092,7 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.fm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -17560,10 +18113,11 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelBias", (void **)&hip_real.hipTexRefSetMipmapLevelBias);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
@@ -17598,6 +18152,7 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
   tracer_args.tracer_result = tracer_real(tracer_args.texRef, tracer_args.bias);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -17619,10 +18174,11 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelClamp", (void **)&hip_real.hipTexRefSetMipmapLevelClamp);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
@@ -17660,6 +18216,7 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
                                           tracer_args.maxMipMapLevelClamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -17681,10 +18238,11 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmappedArray", (void **)&hip_real.hipTexRefSetMipmappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(texRef, mipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
@@ -17722,6 +18280,7 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
                                           tracer_args.Flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -17744,10 +18303,11 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayCreate", (void **)&hip_real.hipMipmappedArrayCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
@@ -17785,6 +18345,7 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
                                           tracer_args.numMipmapLevels);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -17806,10 +18367,11 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayDestroy", (void **)&hip_real.hipMipmappedArrayDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
@@ -17842,6 +18404,7 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
   tracer_args.tracer_result = tracer_real(tracer_args.hMipmappedArray);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -17863,10 +18426,11 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayGetLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayGetLevel", (void **)&hip_real.hipMipmappedArrayGetLevel);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipMappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
@@ -17904,6 +18468,7 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
                                           tracer_args.level);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -17925,10 +18490,11 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
   if (!tracer_real)
     tracer_real = (hip_hipRegisterApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterApiCallback", (void **)&hip_real.hipRegisterApiCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
@@ -17965,6 +18531,7 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
   tracer_args.tracer_result = tracer_real(tracer_args.id, tracer_args.fun, tracer_args.arg);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -17985,10 +18552,11 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipRemoveApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveApiCallback", (void **)&hip_real.hipRemoveApiCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
@@ -18021,6 +18589,7 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -18041,10 +18610,11 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
   if (!tracer_real)
     tracer_real = (hip_hipRegisterActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterActivityCallback", (void **)&hip_real.hipRegisterActivityCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
@@ -18081,6 +18651,7 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
   tracer_args.tracer_result = tracer_real(tracer_args.id, tracer_args.fun, tracer_args.arg);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -18101,10 +18672,11 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipRemoveActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveActivityCallback", (void **)&hip_real.hipRemoveActivityCallback);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
@@ -18137,6 +18709,7 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -18157,10 +18730,11 @@ const char *hipApiName(uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipApiName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipApiName", (void **)&hip_real.hipApiName);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
@@ -18193,6 +18767,7 @@ const char *hipApiName(uint32_t id) {
   tracer_args.tracer_result = tracer_real(tracer_args.id);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -18214,10 +18789,11 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   if (!tracer_real)
     tracer_real = (hip_hipKernelNameRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRef", (void **)&hip_real.hipKernelNameRef);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
@@ -18250,6 +18826,7 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   tracer_args.tracer_result = tracer_real(tracer_args.f);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -18271,10 +18848,11 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
   if (!tracer_real)
     tracer_real = (hip_hipKernelNameRefByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRefByPtr", (void **)&hip_real.hipKernelNameRefByPtr);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hostFunction, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
@@ -18309,6 +18887,7 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
   tracer_args.tracer_result = tracer_real(tracer_args.hostFunction, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -18330,10 +18909,11 @@ int hipGetStreamDeviceId(hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGetStreamDeviceId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetStreamDeviceId", (void **)&hip_real.hipGetStreamDeviceId);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
@@ -18366,6 +18946,7 @@ int hipGetStreamDeviceId(hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
@@ -18387,10 +18968,11 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   if (!tracer_real)
     tracer_real = (hip_hipStreamBeginCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamBeginCapture", (void **)&hip_real.hipStreamBeginCapture);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
@@ -18425,6 +19007,7 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
@@ -18445,10 +19028,11 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamEndCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamEndCapture", (void **)&hip_real.hipStreamEndCapture);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
@@ -18483,6 +19067,7 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.pGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
@@ -18505,10 +19090,11 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetCaptureInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo", (void **)&hip_real.hipStreamGetCaptureInfo);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus, pId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
@@ -18546,6 +19132,7 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
                                           tracer_args.pId);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
@@ -18571,10 +19158,11 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetCaptureInfo_v2_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo_v2", (void **)&hip_real.hipStreamGetCaptureInfo_v2);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                        numDependencies_out);
   }
@@ -18622,6 +19210,7 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
                                           tracer_args.numDependencies_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
@@ -18646,10 +19235,11 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
   if (!tracer_real)
     tracer_real = (hip_hipStreamIsCapturing_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamIsCapturing", (void **)&hip_real.hipStreamIsCapturing);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
@@ -18684,6 +19274,7 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.pCaptureStatus);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
@@ -18706,10 +19297,11 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
   if (!tracer_real)
     tracer_real = (hip_hipStreamUpdateCaptureDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamUpdateCaptureDependencies", (void **)&hip_real.hipStreamUpdateCaptureDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
@@ -18749,6 +19341,7 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
                                           tracer_args.numDependencies, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
@@ -18769,10 +19362,11 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
   if (!tracer_real)
     tracer_real = (hip_hipLaunchHostFunc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchHostFunc", (void **)&hip_real.hipLaunchHostFunc);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
@@ -18809,6 +19403,7 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
   tracer_args.tracer_result = tracer_real(tracer_args.stream, tracer_args.fn, tracer_args.userData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
@@ -18829,10 +19424,11 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   if (!tracer_real)
     tracer_real = (hip_hipThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipThreadExchangeStreamCaptureMode", (void **)&hip_real.hipThreadExchangeStreamCaptureMode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
@@ -18865,6 +19461,7 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   tracer_args.tracer_result = tracer_real(tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
@@ -18885,10 +19482,11 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphCreate", (void **)&hip_real.hipGraphCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
@@ -18923,6 +19521,7 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.pGraph, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
@@ -18944,10 +19543,11 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroy", (void **)&hip_real.hipGraphDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
@@ -18980,6 +19580,7 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
   tracer_args.tracer_result = tracer_real(tracer_args.graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
@@ -19001,10 +19602,11 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddDependencies", (void **)&hip_real.hipGraphAddDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
@@ -19044,6 +19646,7 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
                                           tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
@@ -19065,10 +19668,11 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
   if (!tracer_real)
     tracer_real = (hip_hipGraphRemoveDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphRemoveDependencies", (void **)&hip_real.hipGraphRemoveDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
@@ -19108,6 +19712,7 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
                                           tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
@@ -19129,10 +19734,11 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetEdges_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetEdges", (void **)&hip_real.hipGraphGetEdges);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
@@ -19172,6 +19778,7 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
                                           tracer_args.numEdges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
@@ -19195,10 +19802,11 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetNodes", (void **)&hip_real.hipGraphGetNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
@@ -19236,6 +19844,7 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
                                           tracer_args.numNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
@@ -19258,10 +19867,11 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetRootNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetRootNodes", (void **)&hip_real.hipGraphGetRootNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
@@ -19299,6 +19909,7 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
                                           tracer_args.pNumRootNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
@@ -19322,10 +19933,11 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependencies", (void **)&hip_real.hipGraphNodeGetDependencies);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
@@ -19363,6 +19975,7 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
                                           tracer_args.pNumDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
@@ -19386,10 +19999,11 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetDependentNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependentNodes", (void **)&hip_real.hipGraphNodeGetDependentNodes);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
@@ -19427,6 +20041,7 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
                                           tracer_args.pNumDependentNodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
@@ -19449,10 +20064,11 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetType_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetType", (void **)&hip_real.hipGraphNodeGetType);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
@@ -19487,6 +20103,7 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
@@ -19508,10 +20125,11 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphDestroyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroyNode", (void **)&hip_real.hipGraphDestroyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
@@ -19544,6 +20162,7 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   tracer_args.tracer_result = tracer_real(tracer_args.node);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
@@ -19564,10 +20183,11 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphClone", (void **)&hip_real.hipGraphClone);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
@@ -19602,6 +20222,7 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
   tracer_args.tracer_result = tracer_real(tracer_args.pGraphClone, tracer_args.originalGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
@@ -19624,10 +20245,11 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeFindInClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeFindInClone", (void **)&hip_real.hipGraphNodeFindInClone);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
@@ -19665,6 +20287,7 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
                                           tracer_args.clonedGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
@@ -19687,10 +20310,11 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphInstantiate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiate", (void **)&hip_real.hipGraphInstantiate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
@@ -19733,6 +20357,7 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
                                           tracer_args.bufferSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
@@ -19757,10 +20382,11 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
   if (!tracer_real)
     tracer_real = (hip_hipGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiateWithFlags", (void **)&hip_real.hipGraphInstantiateWithFlags);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
@@ -19798,6 +20424,7 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
@@ -19819,10 +20446,11 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphLaunch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphLaunch", (void **)&hip_real.hipGraphLaunch);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
@@ -19857,6 +20485,7 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec, tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
@@ -19877,10 +20506,11 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecDestroy", (void **)&hip_real.hipGraphExecDestroy);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
@@ -19913,6 +20543,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
   tracer_args.tracer_result = tracer_real(tracer_args.graphExec);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
@@ -19935,10 +20566,11 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecUpdate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecUpdate", (void **)&hip_real.hipGraphExecUpdate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
@@ -19978,6 +20610,7 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
                                           tracer_args.hErrorNode_out, tracer_args.updateResult_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
@@ -20000,10 +20633,11 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddKernelNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddKernelNode", (void **)&hip_real.hipGraphAddKernelNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
@@ -20046,6 +20680,7 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
@@ -20067,10 +20702,11 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetParams", (void **)&hip_real.hipGraphKernelNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
@@ -20105,6 +20741,7 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
@@ -20125,10 +20762,11 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetParams", (void **)&hip_real.hipGraphKernelNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
@@ -20163,6 +20801,7 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
@@ -20184,10 +20823,11 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecKernelNodeSetParams", (void **)&hip_real.hipGraphExecKernelNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
@@ -20225,6 +20865,7 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
@@ -20247,10 +20888,11 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode", (void **)&hip_real.hipGraphAddMemcpyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
@@ -20293,6 +20935,7 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pCopyParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
@@ -20314,10 +20957,11 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeGetParams", (void **)&hip_real.hipGraphMemcpyNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
@@ -20352,6 +20996,7 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
@@ -20372,10 +21017,11 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams", (void **)&hip_real.hipGraphMemcpyNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
@@ -20410,6 +21056,7 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
@@ -20431,10 +21078,11 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetAttribute", (void **)&hip_real.hipGraphKernelNodeSetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
@@ -20471,6 +21119,7 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
@@ -20492,10 +21141,11 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetAttribute", (void **)&hip_real.hipGraphKernelNodeGetAttribute);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
@@ -20532,6 +21182,7 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   tracer_args.tracer_result = tracer_real(tracer_args.hNode, tracer_args.attr, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
@@ -20553,10 +21204,11 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
@@ -20594,6 +21246,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
@@ -20616,10 +21269,11 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNode1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode1D", (void **)&hip_real.hipGraphAddMemcpyNode1D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
@@ -20670,6 +21324,7 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
@@ -20692,10 +21347,11 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphMemcpyNodeSetParams1D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
@@ -20737,6 +21393,7 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
                                           tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
@@ -20759,10 +21416,11 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams1D);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
@@ -20806,6 +21464,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
                                           tracer_args.src, tracer_args.count, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
@@ -20829,10 +21488,11 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNodeFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeFromSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -20886,6 +21546,7 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
@@ -20908,10 +21569,11 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -20955,6 +21617,7 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
                                           tracer_args.count, tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
@@ -20977,10 +21640,11 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsFromSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -21027,6 +21691,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
                                           tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
@@ -21051,10 +21716,11 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNodeToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeToSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -21108,6 +21774,7 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
@@ -21131,10 +21798,11 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
@@ -21178,6 +21846,7 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
                                           tracer_args.count, tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
@@ -21200,10 +21869,11 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsToSymbol);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -21250,6 +21920,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
                                           tracer_args.offset, tracer_args.kind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
@@ -21272,10 +21943,11 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemsetNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemsetNode", (void **)&hip_real.hipGraphAddMemsetNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
@@ -21318,6 +21990,7 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pMemsetParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
@@ -21339,10 +22012,11 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeGetParams", (void **)&hip_real.hipGraphMemsetNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
@@ -21377,6 +22051,7 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
@@ -21397,10 +22072,11 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeSetParams", (void **)&hip_real.hipGraphMemsetNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
@@ -21435,6 +22111,7 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
@@ -21456,10 +22133,11 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemsetNodeSetParams", (void **)&hip_real.hipGraphExecMemsetNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
@@ -21497,6 +22175,7 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
@@ -21519,10 +22198,11 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddHostNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddHostNode", (void **)&hip_real.hipGraphAddHostNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
@@ -21565,6 +22245,7 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
@@ -21586,10 +22267,11 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
   if (!tracer_real)
     tracer_real = (hip_hipGraphHostNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeGetParams", (void **)&hip_real.hipGraphHostNodeGetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
@@ -21624,6 +22306,7 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
@@ -21644,10 +22327,11 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
   if (!tracer_real)
     tracer_real = (hip_hipGraphHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeSetParams", (void **)&hip_real.hipGraphHostNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
@@ -21682,6 +22366,7 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
@@ -21703,10 +22388,11 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecHostNodeSetParams", (void **)&hip_real.hipGraphExecHostNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
@@ -21744,6 +22430,7 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
                                           tracer_args.pNodeParams);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
@@ -21766,10 +22453,11 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddChildGraphNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddChildGraphNode", (void **)&hip_real.hipGraphAddChildGraphNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
@@ -21812,6 +22500,7 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
@@ -21833,10 +22522,11 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
   if (!tracer_real)
     tracer_real = (hip_hipGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphChildGraphNodeGetGraph", (void **)&hip_real.hipGraphChildGraphNodeGetGraph);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
@@ -21871,6 +22561,7 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.pGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
@@ -21893,10 +22584,11 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecChildGraphNodeSetParams", (void **)&hip_real.hipGraphExecChildGraphNodeSetParams);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
@@ -21934,6 +22626,7 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
                                           tracer_args.childGraph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
@@ -21955,10 +22648,11 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEmptyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEmptyNode", (void **)&hip_real.hipGraphAddEmptyNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
@@ -21998,6 +22692,7 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                           tracer_args.pDependencies, tracer_args.numDependencies);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
@@ -22021,10 +22716,11 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEventRecordNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventRecordNode", (void **)&hip_real.hipGraphAddEventRecordNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
@@ -22067,6 +22763,7 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
@@ -22088,10 +22785,11 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeGetEvent", (void **)&hip_real.hipGraphEventRecordNodeGetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
@@ -22126,6 +22824,7 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
@@ -22147,10 +22846,11 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeSetEvent", (void **)&hip_real.hipGraphEventRecordNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
@@ -22185,6 +22885,7 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(349, tracer_depth, tracer_args.tracer_status);
@@ -22206,10 +22907,11 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventRecordNodeSetEvent", (void **)&hip_real.hipGraphExecEventRecordNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
@@ -22247,6 +22949,7 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
@@ -22269,10 +22972,11 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEventWaitNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventWaitNode", (void **)&hip_real.hipGraphAddEventWaitNode);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
@@ -22315,6 +23019,7 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
@@ -22336,10 +23041,11 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeGetEvent", (void **)&hip_real.hipGraphEventWaitNodeGetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
@@ -22374,6 +23080,7 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event_out);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
@@ -22395,10 +23102,11 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeSetEvent", (void **)&hip_real.hipGraphEventWaitNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
@@ -22433,6 +23141,7 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
   tracer_args.tracer_result = tracer_real(tracer_args.node, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
@@ -22454,10 +23163,11 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventWaitNodeSetEvent", (void **)&hip_real.hipGraphExecEventWaitNodeSetEvent);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
@@ -22495,6 +23205,7 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
@@ -22515,10 +23226,11 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAddressFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressFree", (void **)&hip_real.hipMemAddressFree);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
@@ -22553,6 +23265,7 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.devPtr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
@@ -22574,10 +23287,11 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
   if (!tracer_real)
     tracer_real = (hip_hipMemAddressReserve_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressReserve", (void **)&hip_real.hipMemAddressReserve);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
@@ -22619,6 +23333,7 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
                                           tracer_args.addr, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(356, tracer_depth, tracer_args.tracer_status);
@@ -22641,10 +23356,11 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
   if (!tracer_real)
     tracer_real = (hip_hipMemCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemCreate", (void **)&hip_real.hipMemCreate);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
@@ -22684,6 +23400,7 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
@@ -22708,10 +23425,11 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
   if (!tracer_real)
     tracer_real = (hip_hipMemExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemExportToShareableHandle", (void **)&hip_real.hipMemExportToShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
@@ -22751,6 +23469,7 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
                                           tracer_args.handleType, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
@@ -22771,10 +23490,11 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAccess", (void **)&hip_real.hipMemGetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
@@ -22811,6 +23531,7 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
   tracer_args.tracer_result = tracer_real(tracer_args.flags, tracer_args.location, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
@@ -22833,10 +23554,11 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAllocationGranularity_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationGranularity", (void **)&hip_real.hipMemGetAllocationGranularity);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
@@ -22874,6 +23596,7 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
                                           tracer_args.option);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
@@ -22896,10 +23619,11 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAllocationPropertiesFromHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationPropertiesFromHandle", (void **)&hip_real.hipMemGetAllocationPropertiesFromHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
@@ -22934,6 +23658,7 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
   tracer_args.tracer_result = tracer_real(tracer_args.prop, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
@@ -22955,10 +23680,11 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
   if (!tracer_real)
     tracer_real = (hip_hipMemImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemImportFromShareableHandle", (void **)&hip_real.hipMemImportFromShareableHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
@@ -22996,6 +23722,7 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
                                           tracer_args.shHandleType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
@@ -23018,10 +23745,11 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
   if (!tracer_real)
     tracer_real = (hip_hipMemMap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMap", (void **)&hip_real.hipMemMap);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
@@ -23063,6 +23791,7 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
                                           tracer_args.handle, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(363, tracer_depth, tracer_args.tracer_status);
@@ -23083,10 +23812,11 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
   if (!tracer_real)
     tracer_real = (hip_hipMemMapArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMapArrayAsync", (void **)&hip_real.hipMemMapArrayAsync);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
@@ -23124,6 +23854,7 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
@@ -23144,10 +23875,11 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   if (!tracer_real)
     tracer_real = (hip_hipMemRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRelease", (void **)&hip_real.hipMemRelease);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
@@ -23180,6 +23912,7 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
@@ -23200,10 +23933,11 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
   if (!tracer_real)
     tracer_real = (hip_hipMemRetainAllocationHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRetainAllocationHandle", (void **)&hip_real.hipMemRetainAllocationHandle);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
@@ -23238,6 +23972,7 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.addr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
@@ -23259,10 +23994,11 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
   if (!tracer_real)
     tracer_real = (hip_hipMemSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemSetAccess", (void **)&hip_real.hipMemSetAccess);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
@@ -23302,6 +24038,7 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
@@ -23322,10 +24059,11 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemUnmap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemUnmap", (void **)&hip_real.hipMemUnmap);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
@@ -23360,6 +24098,7 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
   tracer_args.tracer_result = tracer_real(tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
@@ -23381,10 +24120,11 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
   if (!tracer_real)
     tracer_real = (hip_hipGLGetDevices_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGLGetDevices", (void **)&hip_real.hipGLGetDevices);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
@@ -23424,6 +24164,7 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
                                           tracer_args.hipDeviceCount, tracer_args.deviceList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
@@ -23447,10 +24188,11 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsGLRegisterBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterBuffer", (void **)&hip_real.hipGraphicsGLRegisterBuffer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, buffer, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
@@ -23488,6 +24230,7 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
                                           tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
@@ -23510,10 +24253,11 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsGLRegisterImage_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterImage", (void **)&hip_real.hipGraphicsGLRegisterImage);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource, image, target, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
@@ -23553,6 +24297,7 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
                                           tracer_args.target, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
@@ -23574,10 +24319,11 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsMapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsMapResources", (void **)&hip_real.hipGraphicsMapResources);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
@@ -23615,6 +24361,7 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
@@ -23637,10 +24384,11 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsSubResourceGetMappedArray", (void **)&hip_real.hipGraphicsSubResourceGetMappedArray);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
@@ -23680,6 +24428,7 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
                                           tracer_args.arrayIndex, tracer_args.mipLevel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
@@ -23702,10 +24451,11 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsResourceGetMappedPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsResourceGetMappedPointer", (void **)&hip_real.hipGraphicsResourceGetMappedPointer);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
@@ -23743,6 +24493,7 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
                                           tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
@@ -23765,10 +24516,11 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsUnmapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnmapResources", (void **)&hip_real.hipGraphicsUnmapResources);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
@@ -23806,6 +24558,7 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
                                           tracer_args.stream);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(375, tracer_depth, tracer_args.tracer_status);
@@ -23827,10 +24580,11 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsUnregisterResource_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnregisterResource", (void **)&hip_real.hipGraphicsUnregisterResource);
-  if (hip_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
+      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
@@ -23863,6 +24617,7 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
   tracer_args.tracer_result = tracer_real(tracer_args.resource);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(376, tracer_depth, tracer_args.tracer_status);

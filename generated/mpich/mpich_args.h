@@ -27,6 +27,7 @@ struct mpich_MPI_Status_f082c_args {
   MPI_Status *c_status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status) */
@@ -36,6 +37,7 @@ struct mpich_MPI_Status_c2f08_args {
   MPI_F08_status *f08_status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status) */
@@ -45,6 +47,7 @@ struct mpich_MPI_Status_f082f_args {
   MPI_Fint *f_status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status) */
@@ -54,6 +57,7 @@ struct mpich_MPI_Status_f2f08_args {
   MPI_F08_status *f08_status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) */
@@ -63,6 +67,7 @@ struct mpich_MPI_Type_create_f90_integer_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) */
@@ -73,6 +78,7 @@ struct mpich_MPI_Type_create_f90_real_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) */
@@ -83,6 +89,7 @@ struct mpich_MPI_Type_create_f90_complex_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Attr_delete(MPI_Comm comm, int keyval) */
@@ -92,6 +99,7 @@ struct mpich_MPI_Attr_delete_args {
   int keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) */
@@ -103,6 +111,7 @@ struct mpich_MPI_Attr_get_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) */
@@ -113,6 +122,7 @@ struct mpich_MPI_Attr_put_args {
   void *attribute_val;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state) */
@@ -124,6 +134,7 @@ struct mpich_MPI_Comm_create_keyval_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) */
@@ -133,6 +144,7 @@ struct mpich_MPI_Comm_delete_attr_args {
   int comm_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_free_keyval(int *comm_keyval) */
@@ -141,6 +153,7 @@ struct mpich_MPI_Comm_free_keyval_args {
   int *comm_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) */
@@ -152,6 +165,7 @@ struct mpich_MPI_Comm_get_attr_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) */
@@ -162,6 +176,7 @@ struct mpich_MPI_Comm_set_attr_args {
   void *attribute_val;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) */
@@ -173,6 +188,7 @@ struct mpich_MPI_Keyval_create_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Keyval_free(int *keyval) */
@@ -181,6 +197,7 @@ struct mpich_MPI_Keyval_free_args {
   int *keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state) */
@@ -192,6 +209,7 @@ struct mpich_MPI_Type_create_keyval_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) */
@@ -201,6 +219,7 @@ struct mpich_MPI_Type_delete_attr_args {
   int type_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_free_keyval(int *type_keyval) */
@@ -209,6 +228,7 @@ struct mpich_MPI_Type_free_keyval_args {
   int *type_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag) */
@@ -220,6 +240,7 @@ struct mpich_MPI_Type_get_attr_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val) */
@@ -230,6 +251,7 @@ struct mpich_MPI_Type_set_attr_args {
   void *attribute_val;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state) */
@@ -241,6 +263,7 @@ struct mpich_MPI_Win_create_keyval_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_delete_attr(MPI_Win win, int win_keyval) */
@@ -250,6 +273,7 @@ struct mpich_MPI_Win_delete_attr_args {
   int win_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_free_keyval(int *win_keyval) */
@@ -258,6 +282,7 @@ struct mpich_MPI_Win_free_keyval_args {
   int *win_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag) */
@@ -269,6 +294,7 @@ struct mpich_MPI_Win_get_attr_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) */
@@ -279,6 +305,7 @@ struct mpich_MPI_Win_set_attr_args {
   void *attribute_val;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -293,6 +320,7 @@ struct mpich_MPI_Allgather_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -309,6 +337,7 @@ struct mpich_MPI_Allgather_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -324,6 +353,7 @@ struct mpich_MPI_Allgatherv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -341,6 +371,7 @@ struct mpich_MPI_Allgatherv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -354,6 +385,7 @@ struct mpich_MPI_Allreduce_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -369,6 +401,7 @@ struct mpich_MPI_Allreduce_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -383,6 +416,7 @@ struct mpich_MPI_Alltoall_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -399,6 +433,7 @@ struct mpich_MPI_Alltoall_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -415,6 +450,7 @@ struct mpich_MPI_Alltoallv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -433,6 +469,7 @@ struct mpich_MPI_Alltoallv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) */
@@ -449,6 +486,7 @@ struct mpich_MPI_Alltoallw_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -467,6 +505,7 @@ struct mpich_MPI_Alltoallw_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Barrier(MPI_Comm comm) */
@@ -475,6 +514,7 @@ struct mpich_MPI_Barrier_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -485,6 +525,7 @@ struct mpich_MPI_Barrier_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) */
@@ -497,6 +538,7 @@ struct mpich_MPI_Bcast_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -511,6 +553,7 @@ struct mpich_MPI_Bcast_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -524,6 +567,7 @@ struct mpich_MPI_Exscan_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -539,6 +583,7 @@ struct mpich_MPI_Exscan_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -554,6 +599,7 @@ struct mpich_MPI_Gather_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -571,6 +617,7 @@ struct mpich_MPI_Gather_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -587,6 +634,7 @@ struct mpich_MPI_Gatherv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -605,6 +653,7 @@ struct mpich_MPI_Gatherv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -620,6 +669,7 @@ struct mpich_MPI_Iallgather_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -636,6 +686,7 @@ struct mpich_MPI_Iallgatherv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -650,6 +701,7 @@ struct mpich_MPI_Iallreduce_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -665,6 +717,7 @@ struct mpich_MPI_Ialltoall_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -682,6 +735,7 @@ struct mpich_MPI_Ialltoallv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) */
@@ -699,6 +753,7 @@ struct mpich_MPI_Ialltoallw_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) */
@@ -708,6 +763,7 @@ struct mpich_MPI_Ibarrier_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -721,6 +777,7 @@ struct mpich_MPI_Ibcast_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -735,6 +792,7 @@ struct mpich_MPI_Iexscan_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -751,6 +809,7 @@ struct mpich_MPI_Igather_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -768,6 +827,7 @@ struct mpich_MPI_Igatherv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -783,6 +843,7 @@ struct mpich_MPI_Ineighbor_allgather_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -799,6 +860,7 @@ struct mpich_MPI_Ineighbor_allgatherv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -814,6 +876,7 @@ struct mpich_MPI_Ineighbor_alltoall_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -831,6 +894,7 @@ struct mpich_MPI_Ineighbor_alltoallv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) */
@@ -848,6 +912,7 @@ struct mpich_MPI_Ineighbor_alltoallw_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) */
@@ -863,6 +928,7 @@ struct mpich_MPI_Ireduce_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -877,6 +943,7 @@ struct mpich_MPI_Ireduce_scatter_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -891,6 +958,7 @@ struct mpich_MPI_Ireduce_scatter_block_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -905,6 +973,7 @@ struct mpich_MPI_Iscan_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -921,6 +990,7 @@ struct mpich_MPI_Iscatter_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -938,6 +1008,7 @@ struct mpich_MPI_Iscatterv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -952,6 +1023,7 @@ struct mpich_MPI_Neighbor_allgather_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -968,6 +1040,7 @@ struct mpich_MPI_Neighbor_allgather_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -983,6 +1056,7 @@ struct mpich_MPI_Neighbor_allgatherv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1000,6 +1074,7 @@ struct mpich_MPI_Neighbor_allgatherv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -1014,6 +1089,7 @@ struct mpich_MPI_Neighbor_alltoall_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1030,6 +1106,7 @@ struct mpich_MPI_Neighbor_alltoall_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -1046,6 +1123,7 @@ struct mpich_MPI_Neighbor_alltoallv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1064,6 +1142,7 @@ struct mpich_MPI_Neighbor_alltoallv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) */
@@ -1080,6 +1159,7 @@ struct mpich_MPI_Neighbor_alltoallw_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1098,6 +1178,7 @@ struct mpich_MPI_Neighbor_alltoallw_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) */
@@ -1112,6 +1193,7 @@ struct mpich_MPI_Reduce_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1128,6 +1210,7 @@ struct mpich_MPI_Reduce_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) */
@@ -1140,6 +1223,7 @@ struct mpich_MPI_Reduce_local_args {
   MPI_Op op;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -1153,6 +1237,7 @@ struct mpich_MPI_Reduce_scatter_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -1166,6 +1251,7 @@ struct mpich_MPI_Reduce_scatter_block_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1181,6 +1267,7 @@ struct mpich_MPI_Reduce_scatter_block_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1196,6 +1283,7 @@ struct mpich_MPI_Reduce_scatter_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -1209,6 +1297,7 @@ struct mpich_MPI_Scan_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1224,6 +1313,7 @@ struct mpich_MPI_Scan_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -1239,6 +1329,7 @@ struct mpich_MPI_Scatter_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1256,6 +1347,7 @@ struct mpich_MPI_Scatter_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -1272,6 +1364,7 @@ struct mpich_MPI_Scatterv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -1290,6 +1383,7 @@ struct mpich_MPI_Scatterv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) */
@@ -1300,6 +1394,7 @@ struct mpich_MPI_Comm_compare_args {
   int *result;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) */
@@ -1310,6 +1405,7 @@ struct mpich_MPI_Comm_create_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) */
@@ -1321,6 +1417,7 @@ struct mpich_MPI_Comm_create_group_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) */
@@ -1330,6 +1427,7 @@ struct mpich_MPI_Comm_dup_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) */
@@ -1340,6 +1438,7 @@ struct mpich_MPI_Comm_dup_with_info_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_free(MPI_Comm *comm) */
@@ -1348,6 +1447,7 @@ struct mpich_MPI_Comm_free_args {
   MPI_Comm *comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) */
@@ -1357,6 +1457,7 @@ struct mpich_MPI_Comm_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) */
@@ -1367,6 +1468,7 @@ struct mpich_MPI_Comm_get_name_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) */
@@ -1376,6 +1478,7 @@ struct mpich_MPI_Comm_group_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) */
@@ -1386,6 +1489,7 @@ struct mpich_MPI_Comm_idup_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request) */
@@ -1397,6 +1501,7 @@ struct mpich_MPI_Comm_idup_with_info_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_rank(MPI_Comm comm, int *rank) */
@@ -1406,6 +1511,7 @@ struct mpich_MPI_Comm_rank_args {
   int *rank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) */
@@ -1415,6 +1521,7 @@ struct mpich_MPI_Comm_remote_group_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_remote_size(MPI_Comm comm, int *size) */
@@ -1424,6 +1531,7 @@ struct mpich_MPI_Comm_remote_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) */
@@ -1433,6 +1541,7 @@ struct mpich_MPI_Comm_set_info_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) */
@@ -1442,6 +1551,7 @@ struct mpich_MPI_Comm_set_name_args {
   const char *comm_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_size(MPI_Comm comm, int *size) */
@@ -1451,6 +1561,7 @@ struct mpich_MPI_Comm_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) */
@@ -1462,6 +1573,7 @@ struct mpich_MPI_Comm_split_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) */
@@ -1474,6 +1586,7 @@ struct mpich_MPI_Comm_split_type_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_test_inter(MPI_Comm comm, int *flag) */
@@ -1483,6 +1596,7 @@ struct mpich_MPI_Comm_test_inter_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm) */
@@ -1496,6 +1610,7 @@ struct mpich_MPI_Intercomm_create_args {
   MPI_Comm *newintercomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm) */
@@ -1511,6 +1626,7 @@ struct mpich_MPI_Intercomm_create_from_groups_args {
   MPI_Comm *newintercomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) */
@@ -1521,6 +1637,7 @@ struct mpich_MPI_Intercomm_merge_args {
   MPI_Comm *newintracomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_address(const void *location, MPI_Aint *address) */
@@ -1530,6 +1647,7 @@ struct mpich_MPI_Get_address_args {
   MPI_Aint *address;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) */
@@ -1540,6 +1658,7 @@ struct mpich_MPI_Get_count_args {
   int *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) */
@@ -1550,6 +1669,7 @@ struct mpich_MPI_Get_elements_args {
   int *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) */
@@ -1560,6 +1680,7 @@ struct mpich_MPI_Get_elements_x_args {
   MPI_Count *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm) */
@@ -1574,6 +1695,7 @@ struct mpich_MPI_Pack_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position) */
@@ -1588,6 +1710,7 @@ struct mpich_MPI_Pack_external_args {
   MPI_Aint *position;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size) */
@@ -1599,6 +1722,7 @@ struct mpich_MPI_Pack_external_size_args {
   MPI_Aint *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) */
@@ -1610,6 +1734,7 @@ struct mpich_MPI_Pack_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) */
@@ -1620,6 +1745,7 @@ struct mpich_MPI_Status_set_elements_args {
   int count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) */
@@ -1630,6 +1756,7 @@ struct mpich_MPI_Status_set_elements_x_args {
   MPI_Count count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_commit(MPI_Datatype *datatype) */
@@ -1638,6 +1765,7 @@ struct mpich_MPI_Type_commit_args {
   MPI_Datatype *datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1648,6 +1776,7 @@ struct mpich_MPI_Type_contiguous_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1665,6 +1794,7 @@ struct mpich_MPI_Type_create_darray_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1677,6 +1807,7 @@ struct mpich_MPI_Type_create_hindexed_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1689,6 +1820,7 @@ struct mpich_MPI_Type_create_hindexed_block_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1701,6 +1833,7 @@ struct mpich_MPI_Type_create_hvector_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1713,6 +1846,7 @@ struct mpich_MPI_Type_create_indexed_block_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) */
@@ -1724,6 +1858,7 @@ struct mpich_MPI_Type_create_resized_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype) */
@@ -1736,6 +1871,7 @@ struct mpich_MPI_Type_create_struct_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1750,6 +1886,7 @@ struct mpich_MPI_Type_create_subarray_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1759,6 +1896,7 @@ struct mpich_MPI_Type_dup_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_free(MPI_Datatype *datatype) */
@@ -1767,6 +1905,7 @@ struct mpich_MPI_Type_free_args {
   MPI_Datatype *datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) */
@@ -1781,6 +1920,7 @@ struct mpich_MPI_Type_get_contents_args {
   MPI_Datatype *array_of_datatypes;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner) */
@@ -1793,6 +1933,7 @@ struct mpich_MPI_Type_get_envelope_args {
   int *combiner;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) */
@@ -1803,6 +1944,7 @@ struct mpich_MPI_Type_get_extent_args {
   MPI_Aint *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) */
@@ -1813,6 +1955,7 @@ struct mpich_MPI_Type_get_extent_x_args {
   MPI_Count *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) */
@@ -1823,6 +1966,7 @@ struct mpich_MPI_Type_get_name_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) */
@@ -1833,6 +1977,7 @@ struct mpich_MPI_Type_get_true_extent_args {
   MPI_Aint *true_extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) */
@@ -1843,6 +1988,7 @@ struct mpich_MPI_Type_get_true_extent_x_args {
   MPI_Count *true_extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1855,6 +2001,7 @@ struct mpich_MPI_Type_indexed_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) */
@@ -1865,6 +2012,7 @@ struct mpich_MPI_Type_match_size_args {
   MPI_Datatype *datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) */
@@ -1874,6 +2022,7 @@ struct mpich_MPI_Type_set_name_args {
   const char *type_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_size(MPI_Datatype datatype, int *size) */
@@ -1883,6 +2032,7 @@ struct mpich_MPI_Type_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) */
@@ -1892,6 +2042,7 @@ struct mpich_MPI_Type_size_x_args {
   MPI_Count *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1904,6 +2055,7 @@ struct mpich_MPI_Type_vector_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm) */
@@ -1918,6 +2070,7 @@ struct mpich_MPI_Unpack_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) */
@@ -1932,6 +2085,7 @@ struct mpich_MPI_Unpack_external_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Address(void *location, MPI_Aint *address) */
@@ -1941,6 +2095,7 @@ struct mpich_MPI_Address_args {
   MPI_Aint *address;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) */
@@ -1950,6 +2105,7 @@ struct mpich_MPI_Type_extent_args {
   MPI_Aint *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) */
@@ -1959,6 +2115,7 @@ struct mpich_MPI_Type_lb_args {
   MPI_Aint *displacement;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement) */
@@ -1968,6 +2125,7 @@ struct mpich_MPI_Type_ub_args {
   MPI_Aint *displacement;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1980,6 +2138,7 @@ struct mpich_MPI_Type_hindexed_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -1992,6 +2151,7 @@ struct mpich_MPI_Type_hvector_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype) */
@@ -2004,6 +2164,7 @@ struct mpich_MPI_Type_struct_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Add_error_class(int *errorclass) */
@@ -2012,6 +2173,7 @@ struct mpich_MPI_Add_error_class_args {
   int *errorclass;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Add_error_code(int errorclass, int *errorcode) */
@@ -2021,6 +2183,7 @@ struct mpich_MPI_Add_error_code_args {
   int *errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Add_error_string(int errorcode, const char *string) */
@@ -2030,6 +2193,7 @@ struct mpich_MPI_Add_error_string_args {
   const char *string;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) */
@@ -2039,6 +2203,7 @@ struct mpich_MPI_Comm_call_errhandler_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler) */
@@ -2048,6 +2213,7 @@ struct mpich_MPI_Comm_create_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) */
@@ -2057,6 +2223,7 @@ struct mpich_MPI_Comm_get_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) */
@@ -2066,6 +2233,7 @@ struct mpich_MPI_Comm_set_errhandler_args {
   MPI_Errhandler errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Errhandler_free(MPI_Errhandler *errhandler) */
@@ -2074,6 +2242,7 @@ struct mpich_MPI_Errhandler_free_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Error_class(int errorcode, int *errorclass) */
@@ -2083,6 +2252,7 @@ struct mpich_MPI_Error_class_args {
   int *errorclass;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Error_string(int errorcode, char *string, int *resultlen) */
@@ -2093,6 +2263,7 @@ struct mpich_MPI_Error_string_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_call_errhandler(MPI_File fh, int errorcode) */
@@ -2102,6 +2273,7 @@ struct mpich_MPI_File_call_errhandler_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler) */
@@ -2111,6 +2283,7 @@ struct mpich_MPI_File_create_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) */
@@ -2120,6 +2293,7 @@ struct mpich_MPI_File_get_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) */
@@ -2129,6 +2303,7 @@ struct mpich_MPI_File_set_errhandler_args {
   MPI_Errhandler errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_call_errhandler(MPI_Session session, int errorcode) */
@@ -2138,6 +2313,7 @@ struct mpich_MPI_Session_call_errhandler_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler) */
@@ -2147,6 +2323,7 @@ struct mpich_MPI_Session_create_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler) */
@@ -2156,6 +2333,7 @@ struct mpich_MPI_Session_get_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) */
@@ -2165,6 +2343,7 @@ struct mpich_MPI_Session_set_errhandler_args {
   MPI_Errhandler errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_call_errhandler(MPI_Win win, int errorcode) */
@@ -2174,6 +2353,7 @@ struct mpich_MPI_Win_call_errhandler_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler) */
@@ -2183,6 +2363,7 @@ struct mpich_MPI_Win_create_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) */
@@ -2192,6 +2373,7 @@ struct mpich_MPI_Win_get_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) */
@@ -2201,6 +2383,7 @@ struct mpich_MPI_Win_set_errhandler_args {
   MPI_Errhandler errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Errhandler_create(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler) */
@@ -2210,6 +2393,7 @@ struct mpich_MPI_Errhandler_create_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler) */
@@ -2219,6 +2403,7 @@ struct mpich_MPI_Errhandler_get_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) */
@@ -2228,6 +2413,7 @@ struct mpich_MPI_Errhandler_set_args {
   MPI_Errhandler errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) */
@@ -2238,6 +2424,7 @@ struct mpich_MPI_Group_compare_args {
   int *result;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) */
@@ -2248,6 +2435,7 @@ struct mpich_MPI_Group_difference_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) */
@@ -2259,6 +2447,7 @@ struct mpich_MPI_Group_excl_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_free(MPI_Group *group) */
@@ -2267,6 +2456,7 @@ struct mpich_MPI_Group_free_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) */
@@ -2278,6 +2468,7 @@ struct mpich_MPI_Group_incl_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) */
@@ -2288,6 +2479,7 @@ struct mpich_MPI_Group_intersection_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) */
@@ -2299,6 +2491,7 @@ struct mpich_MPI_Group_range_excl_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) */
@@ -2310,6 +2503,7 @@ struct mpich_MPI_Group_range_incl_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_rank(MPI_Group group, int *rank) */
@@ -2319,6 +2513,7 @@ struct mpich_MPI_Group_rank_args {
   int *rank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_size(MPI_Group group, int *size) */
@@ -2328,6 +2523,7 @@ struct mpich_MPI_Group_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) */
@@ -2340,6 +2536,7 @@ struct mpich_MPI_Group_translate_ranks_args {
   int *ranks2;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) */
@@ -2350,6 +2547,7 @@ struct mpich_MPI_Group_union_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_create(MPI_Info *info) */
@@ -2358,6 +2556,7 @@ struct mpich_MPI_Info_create_args {
   MPI_Info *info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info) */
@@ -2368,6 +2567,7 @@ struct mpich_MPI_Info_create_env_args {
   MPI_Info *info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_delete(MPI_Info info, const char *key) */
@@ -2377,6 +2577,7 @@ struct mpich_MPI_Info_delete_args {
   const char *key;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) */
@@ -2386,6 +2587,7 @@ struct mpich_MPI_Info_dup_args {
   MPI_Info *newinfo;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_free(MPI_Info *info) */
@@ -2394,6 +2596,7 @@ struct mpich_MPI_Info_free_args {
   MPI_Info *info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) */
@@ -2406,6 +2609,7 @@ struct mpich_MPI_Info_get_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) */
@@ -2415,6 +2619,7 @@ struct mpich_MPI_Info_get_nkeys_args {
   int *nkeys;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) */
@@ -2425,6 +2630,7 @@ struct mpich_MPI_Info_get_nthkey_args {
   char *key;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag) */
@@ -2437,6 +2643,7 @@ struct mpich_MPI_Info_get_string_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) */
@@ -2448,6 +2655,7 @@ struct mpich_MPI_Info_get_valuelen_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_set(MPI_Info info, const char *key, const char *value) */
@@ -2458,6 +2666,7 @@ struct mpich_MPI_Info_set_args {
   const char *value;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Abort(MPI_Comm comm, int errorcode) */
@@ -2467,6 +2676,7 @@ struct mpich_MPI_Abort_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm) */
@@ -2479,6 +2689,7 @@ struct mpich_MPI_Comm_create_from_group_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Finalize(void) */
@@ -2486,6 +2697,7 @@ typedef __typeof__(MPI_Finalize) mpich_MPI_Finalize_fn;
 struct mpich_MPI_Finalize_args {
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Finalized(int *flag) */
@@ -2494,6 +2706,7 @@ struct mpich_MPI_Finalized_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup) */
@@ -2504,6 +2717,7 @@ struct mpich_MPI_Group_from_session_pset_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Init(int *argc, char ***argv) */
@@ -2513,6 +2727,7 @@ struct mpich_MPI_Init_args {
   char ***argv;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) */
@@ -2524,6 +2739,7 @@ struct mpich_MPI_Init_thread_args {
   int *provided;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Initialized(int *flag) */
@@ -2532,6 +2748,7 @@ struct mpich_MPI_Initialized_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Is_thread_main(int *flag) */
@@ -2540,6 +2757,7 @@ struct mpich_MPI_Is_thread_main_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Query_thread(int *provided) */
@@ -2548,6 +2766,7 @@ struct mpich_MPI_Query_thread_args {
   int *provided;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_finalize(MPI_Session *session) */
@@ -2556,6 +2775,7 @@ struct mpich_MPI_Session_finalize_args {
   MPI_Session *session;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used) */
@@ -2565,6 +2785,7 @@ struct mpich_MPI_Session_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name) */
@@ -2577,6 +2798,7 @@ struct mpich_MPI_Session_get_nth_pset_args {
   char *pset_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names) */
@@ -2587,6 +2809,7 @@ struct mpich_MPI_Session_get_num_psets_args {
   int *npset_names;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info) */
@@ -2597,6 +2820,7 @@ struct mpich_MPI_Session_get_pset_info_args {
   MPI_Info *info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session) */
@@ -2607,6 +2831,7 @@ struct mpich_MPI_Session_init_args {
   MPI_Session *session;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) */
@@ -2616,6 +2841,7 @@ struct mpich_MPI_Aint_add_args {
   MPI_Aint disp;
   MPI_Aint tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) */
@@ -2625,6 +2851,7 @@ struct mpich_MPI_Aint_diff_args {
   MPI_Aint addr2;
   MPI_Aint tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_library_version(char *version, int *resultlen) */
@@ -2634,6 +2861,7 @@ struct mpich_MPI_Get_library_version_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_processor_name(char *name, int *resultlen) */
@@ -2643,6 +2871,7 @@ struct mpich_MPI_Get_processor_name_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_version(int *version, int *subversion) */
@@ -2652,6 +2881,7 @@ struct mpich_MPI_Get_version_args {
   int *subversion;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Op_commutative(MPI_Op op, int *commute) */
@@ -2661,6 +2891,7 @@ struct mpich_MPI_Op_commutative_args {
   int *commute;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) */
@@ -2671,6 +2902,7 @@ struct mpich_MPI_Op_create_args {
   MPI_Op *op;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Op_free(MPI_Op *op) */
@@ -2679,6 +2911,7 @@ struct mpich_MPI_Op_free_args {
   MPI_Op *op;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Parrived(MPI_Request request, int partition, int *flag) */
@@ -2689,6 +2922,7 @@ struct mpich_MPI_Parrived_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pready(int partition, MPI_Request request) */
@@ -2698,6 +2932,7 @@ struct mpich_MPI_Pready_args {
   MPI_Request request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) */
@@ -2708,6 +2943,7 @@ struct mpich_MPI_Pready_list_args {
   MPI_Request request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request) */
@@ -2718,6 +2954,7 @@ struct mpich_MPI_Pready_range_args {
   MPI_Request request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -2734,6 +2971,7 @@ struct mpich_MPI_Precv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -2750,6 +2988,7 @@ struct mpich_MPI_Psend_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -2763,6 +3002,7 @@ struct mpich_MPI_Bsend_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2777,6 +3017,7 @@ struct mpich_MPI_Bsend_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Buffer_attach(void *buffer, int size) */
@@ -2786,6 +3027,7 @@ struct mpich_MPI_Buffer_attach_args {
   int size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Buffer_detach(void *buffer_addr, int *size) */
@@ -2795,6 +3037,7 @@ struct mpich_MPI_Buffer_detach_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2809,6 +3052,7 @@ struct mpich_MPI_Ibsend_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) */
@@ -2822,6 +3066,7 @@ struct mpich_MPI_Improbe_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request) */
@@ -2834,6 +3079,7 @@ struct mpich_MPI_Imrecv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) */
@@ -2846,6 +3092,7 @@ struct mpich_MPI_Iprobe_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2860,6 +3107,7 @@ struct mpich_MPI_Irecv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2874,6 +3122,7 @@ struct mpich_MPI_Irsend_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2888,6 +3137,7 @@ struct mpich_MPI_Isend_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request) */
@@ -2907,6 +3157,7 @@ struct mpich_MPI_Isendrecv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request) */
@@ -2923,6 +3174,7 @@ struct mpich_MPI_Isendrecv_replace_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2937,6 +3189,7 @@ struct mpich_MPI_Issend_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) */
@@ -2949,6 +3202,7 @@ struct mpich_MPI_Mprobe_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status) */
@@ -2961,6 +3215,7 @@ struct mpich_MPI_Mrecv_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) */
@@ -2972,6 +3227,7 @@ struct mpich_MPI_Probe_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status) */
@@ -2986,6 +3242,7 @@ struct mpich_MPI_Recv_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -3000,6 +3257,7 @@ struct mpich_MPI_Recv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -3013,6 +3271,7 @@ struct mpich_MPI_Rsend_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -3027,6 +3286,7 @@ struct mpich_MPI_Rsend_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -3040,6 +3300,7 @@ struct mpich_MPI_Send_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -3054,6 +3315,7 @@ struct mpich_MPI_Send_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) */
@@ -3073,6 +3335,7 @@ struct mpich_MPI_Sendrecv_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status) */
@@ -3089,6 +3352,7 @@ struct mpich_MPI_Sendrecv_replace_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -3102,6 +3366,7 @@ struct mpich_MPI_Ssend_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -3116,6 +3381,7 @@ struct mpich_MPI_Ssend_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cancel(MPI_Request *request) */
@@ -3124,6 +3390,7 @@ struct mpich_MPI_Cancel_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Grequest_complete(MPI_Request request) */
@@ -3132,6 +3399,7 @@ struct mpich_MPI_Grequest_complete_args {
   MPI_Request request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request) */
@@ -3144,6 +3412,7 @@ struct mpich_MPI_Grequest_start_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Request_free(MPI_Request *request) */
@@ -3152,6 +3421,7 @@ struct mpich_MPI_Request_free_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) */
@@ -3162,6 +3432,7 @@ struct mpich_MPI_Request_get_status_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Start(MPI_Request *request) */
@@ -3170,6 +3441,7 @@ struct mpich_MPI_Start_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Startall(int count, MPI_Request array_of_requests[]) */
@@ -3179,6 +3451,7 @@ struct mpich_MPI_Startall_args {
   MPI_Request *array_of_requests;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_set_cancelled(MPI_Status *status, int flag) */
@@ -3188,6 +3461,7 @@ struct mpich_MPI_Status_set_cancelled_args {
   int flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) */
@@ -3198,6 +3472,7 @@ struct mpich_MPI_Test_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
@@ -3207,6 +3482,7 @@ struct mpich_MPI_Test_cancelled_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]) */
@@ -3218,6 +3494,7 @@ struct mpich_MPI_Testall_args {
   MPI_Status *array_of_statuses;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status) */
@@ -3230,6 +3507,7 @@ struct mpich_MPI_Testany_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) */
@@ -3242,6 +3520,7 @@ struct mpich_MPI_Testsome_args {
   MPI_Status *array_of_statuses;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Wait(MPI_Request *request, MPI_Status *status) */
@@ -3251,6 +3530,7 @@ struct mpich_MPI_Wait_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) */
@@ -3261,6 +3541,7 @@ struct mpich_MPI_Waitall_args {
   MPI_Status *array_of_statuses;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status) */
@@ -3272,6 +3553,7 @@ struct mpich_MPI_Waitany_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) */
@@ -3284,6 +3566,7 @@ struct mpich_MPI_Waitsome_args {
   MPI_Status *array_of_statuses;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) */
@@ -3300,6 +3583,7 @@ struct mpich_MPI_Accumulate_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) */
@@ -3310,6 +3594,7 @@ struct mpich_MPI_Alloc_mem_args {
   void *baseptr;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) */
@@ -3324,6 +3609,7 @@ struct mpich_MPI_Compare_and_swap_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) */
@@ -3338,6 +3624,7 @@ struct mpich_MPI_Fetch_and_op_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Free_mem(void *base) */
@@ -3346,6 +3633,7 @@ struct mpich_MPI_Free_mem_args {
   void *base;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) */
@@ -3361,6 +3649,7 @@ struct mpich_MPI_Get_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) */
@@ -3380,6 +3669,7 @@ struct mpich_MPI_Get_accumulate_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) */
@@ -3395,6 +3685,7 @@ struct mpich_MPI_Put_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) */
@@ -3412,6 +3703,7 @@ struct mpich_MPI_Raccumulate_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) */
@@ -3428,6 +3720,7 @@ struct mpich_MPI_Rget_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) */
@@ -3448,6 +3741,7 @@ struct mpich_MPI_Rget_accumulate_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) */
@@ -3464,6 +3758,7 @@ struct mpich_MPI_Rput_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) */
@@ -3477,6 +3772,7 @@ struct mpich_MPI_Win_allocate_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) */
@@ -3490,6 +3786,7 @@ struct mpich_MPI_Win_allocate_shared_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) */
@@ -3500,6 +3797,7 @@ struct mpich_MPI_Win_attach_args {
   MPI_Aint size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_complete(MPI_Win win) */
@@ -3508,6 +3806,7 @@ struct mpich_MPI_Win_complete_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win) */
@@ -3521,6 +3820,7 @@ struct mpich_MPI_Win_create_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) */
@@ -3531,6 +3831,7 @@ struct mpich_MPI_Win_create_dynamic_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_detach(MPI_Win win, const void *base) */
@@ -3540,6 +3841,7 @@ struct mpich_MPI_Win_detach_args {
   const void *base;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_fence(int assert, MPI_Win win) */
@@ -3549,6 +3851,7 @@ struct mpich_MPI_Win_fence_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_flush(int rank, MPI_Win win) */
@@ -3558,6 +3861,7 @@ struct mpich_MPI_Win_flush_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_flush_all(MPI_Win win) */
@@ -3566,6 +3870,7 @@ struct mpich_MPI_Win_flush_all_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_flush_local(int rank, MPI_Win win) */
@@ -3575,6 +3880,7 @@ struct mpich_MPI_Win_flush_local_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_flush_local_all(MPI_Win win) */
@@ -3583,6 +3889,7 @@ struct mpich_MPI_Win_flush_local_all_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_free(MPI_Win *win) */
@@ -3591,6 +3898,7 @@ struct mpich_MPI_Win_free_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_group(MPI_Win win, MPI_Group *group) */
@@ -3600,6 +3908,7 @@ struct mpich_MPI_Win_get_group_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) */
@@ -3609,6 +3918,7 @@ struct mpich_MPI_Win_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) */
@@ -3619,6 +3929,7 @@ struct mpich_MPI_Win_get_name_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) */
@@ -3630,6 +3941,7 @@ struct mpich_MPI_Win_lock_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_lock_all(int assert, MPI_Win win) */
@@ -3639,6 +3951,7 @@ struct mpich_MPI_Win_lock_all_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) */
@@ -3649,6 +3962,7 @@ struct mpich_MPI_Win_post_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_set_info(MPI_Win win, MPI_Info info) */
@@ -3658,6 +3972,7 @@ struct mpich_MPI_Win_set_info_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_set_name(MPI_Win win, const char *win_name) */
@@ -3667,6 +3982,7 @@ struct mpich_MPI_Win_set_name_args {
   const char *win_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) */
@@ -3679,6 +3995,7 @@ struct mpich_MPI_Win_shared_query_args {
   void *baseptr;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) */
@@ -3689,6 +4006,7 @@ struct mpich_MPI_Win_start_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_sync(MPI_Win win) */
@@ -3697,6 +4015,7 @@ struct mpich_MPI_Win_sync_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_test(MPI_Win win, int *flag) */
@@ -3706,6 +4025,7 @@ struct mpich_MPI_Win_test_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_unlock(int rank, MPI_Win win) */
@@ -3715,6 +4035,7 @@ struct mpich_MPI_Win_unlock_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_unlock_all(MPI_Win win) */
@@ -3723,6 +4044,7 @@ struct mpich_MPI_Win_unlock_all_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_wait(MPI_Win win) */
@@ -3731,6 +4053,7 @@ struct mpich_MPI_Win_wait_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Close_port(const char *port_name) */
@@ -3739,6 +4062,7 @@ struct mpich_MPI_Close_port_args {
   const char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) */
@@ -3751,6 +4075,7 @@ struct mpich_MPI_Comm_accept_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) */
@@ -3763,6 +4088,7 @@ struct mpich_MPI_Comm_connect_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_disconnect(MPI_Comm *comm) */
@@ -3771,6 +4097,7 @@ struct mpich_MPI_Comm_disconnect_args {
   MPI_Comm *comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_parent(MPI_Comm *parent) */
@@ -3779,6 +4106,7 @@ struct mpich_MPI_Comm_get_parent_args {
   MPI_Comm *parent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_join(int fd, MPI_Comm *intercomm) */
@@ -3788,6 +4116,7 @@ struct mpich_MPI_Comm_join_args {
   MPI_Comm *intercomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) */
@@ -3803,6 +4132,7 @@ struct mpich_MPI_Comm_spawn_args {
   int *array_of_errcodes;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) */
@@ -3819,6 +4149,7 @@ struct mpich_MPI_Comm_spawn_multiple_args {
   int *array_of_errcodes;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) */
@@ -3829,6 +4160,7 @@ struct mpich_MPI_Lookup_name_args {
   char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Open_port(MPI_Info info, char *port_name) */
@@ -3838,6 +4170,7 @@ struct mpich_MPI_Open_port_args {
   char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) */
@@ -3848,6 +4181,7 @@ struct mpich_MPI_Publish_name_args {
   const char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) */
@@ -3858,6 +4192,7 @@ struct mpich_MPI_Unpublish_name_args {
   const char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* double MPI_Wtick(void) */
@@ -3865,6 +4200,7 @@ typedef __typeof__(MPI_Wtick) mpich_MPI_Wtick_fn;
 struct mpich_MPI_Wtick_args {
   double tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* double MPI_Wtime(void) */
@@ -3872,6 +4208,7 @@ typedef __typeof__(MPI_Wtime) mpich_MPI_Wtime_fn;
 struct mpich_MPI_Wtime_args {
   double tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) */
@@ -3883,6 +4220,7 @@ struct mpich_MPI_Cart_coords_args {
   int *coords;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) */
@@ -3896,6 +4234,7 @@ struct mpich_MPI_Cart_create_args {
   MPI_Comm *comm_cart;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) */
@@ -3908,6 +4247,7 @@ struct mpich_MPI_Cart_get_args {
   int *coords;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) */
@@ -3920,6 +4260,7 @@ struct mpich_MPI_Cart_map_args {
   int *newrank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) */
@@ -3930,6 +4271,7 @@ struct mpich_MPI_Cart_rank_args {
   int *rank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) */
@@ -3942,6 +4284,7 @@ struct mpich_MPI_Cart_shift_args {
   int *rank_dest;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) */
@@ -3952,6 +4295,7 @@ struct mpich_MPI_Cart_sub_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cartdim_get(MPI_Comm comm, int *ndims) */
@@ -3961,6 +4305,7 @@ struct mpich_MPI_Cartdim_get_args {
   int *ndims;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dims_create(int nnodes, int ndims, int dims[]) */
@@ -3971,6 +4316,7 @@ struct mpich_MPI_Dims_create_args {
   int *dims;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) */
@@ -3987,6 +4333,7 @@ struct mpich_MPI_Dist_graph_create_args {
   MPI_Comm *comm_dist_graph;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) */
@@ -4004,6 +4351,7 @@ struct mpich_MPI_Dist_graph_create_adjacent_args {
   MPI_Comm *comm_dist_graph;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]) */
@@ -4018,6 +4366,7 @@ struct mpich_MPI_Dist_graph_neighbors_args {
   int *destweights;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted) */
@@ -4029,6 +4378,7 @@ struct mpich_MPI_Dist_graph_neighbors_count_args {
   int *weighted;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int edges[], int reorder, MPI_Comm *comm_graph) */
@@ -4042,6 +4392,7 @@ struct mpich_MPI_Graph_create_args {
   MPI_Comm *comm_graph;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int indx[], int edges[]) */
@@ -4054,6 +4405,7 @@ struct mpich_MPI_Graph_get_args {
   int *edges;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[], int *newrank) */
@@ -4066,6 +4418,7 @@ struct mpich_MPI_Graph_map_args {
   int *newrank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) */
@@ -4077,6 +4430,7 @@ struct mpich_MPI_Graph_neighbors_args {
   int *neighbors;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) */
@@ -4087,6 +4441,7 @@ struct mpich_MPI_Graph_neighbors_count_args {
   int *nneighbors;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) */
@@ -4097,6 +4452,7 @@ struct mpich_MPI_Graphdims_get_args {
   int *nedges;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Topo_test(MPI_Comm comm, int *status) */
@@ -4106,6 +4462,7 @@ struct mpich_MPI_Topo_test_args {
   int *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_changed(int *update_number) */
@@ -4114,6 +4471,7 @@ struct mpich_MPI_T_category_changed_args {
   int *update_number;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_categories(int cat_index, int len, int indices[]) */
@@ -4124,6 +4482,7 @@ struct mpich_MPI_T_category_get_categories_args {
   int *indices;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) */
@@ -4134,6 +4493,7 @@ struct mpich_MPI_T_category_get_cvars_args {
   int *indices;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_events(int cat_index, int len, int indices[]) */
@@ -4144,6 +4504,7 @@ struct mpich_MPI_T_category_get_events_args {
   int *indices;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_index(const char *name, int *cat_index) */
@@ -4153,6 +4514,7 @@ struct mpich_MPI_T_category_get_index_args {
   int *cat_index;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories) */
@@ -4168,6 +4530,7 @@ struct mpich_MPI_T_category_get_info_args {
   int *num_categories;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_num(int *num_cat) */
@@ -4176,6 +4539,7 @@ struct mpich_MPI_T_category_get_num_args {
   int *num_cat;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_num_events(int cat_index, int *num_events) */
@@ -4185,6 +4549,7 @@ struct mpich_MPI_T_category_get_num_events_args {
   int *num_events;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) */
@@ -4195,6 +4560,7 @@ struct mpich_MPI_T_category_get_pvars_args {
   int *indices;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_get_index(const char *name, int *cvar_index) */
@@ -4204,6 +4570,7 @@ struct mpich_MPI_T_cvar_get_index_args {
   int *cvar_index;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope) */
@@ -4221,6 +4588,7 @@ struct mpich_MPI_T_cvar_get_info_args {
   int *scope;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_get_num(int *num_cvar) */
@@ -4229,6 +4597,7 @@ struct mpich_MPI_T_cvar_get_num_args {
   int *num_cvar;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count) */
@@ -4240,6 +4609,7 @@ struct mpich_MPI_T_cvar_handle_alloc_args {
   int *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) */
@@ -4248,6 +4618,7 @@ struct mpich_MPI_T_cvar_handle_free_args {
   MPI_T_cvar_handle *handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) */
@@ -4257,6 +4628,7 @@ struct mpich_MPI_T_cvar_read_args {
   void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) */
@@ -4266,6 +4638,7 @@ struct mpich_MPI_T_cvar_write_args {
   const void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len) */
@@ -4277,6 +4650,7 @@ struct mpich_MPI_T_enum_get_info_args {
   int *name_len;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len) */
@@ -4289,6 +4663,7 @@ struct mpich_MPI_T_enum_get_item_args {
   int *name_len;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used) */
@@ -4299,6 +4674,7 @@ struct mpich_MPI_T_event_callback_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info) */
@@ -4309,6 +4685,7 @@ struct mpich_MPI_T_event_callback_set_info_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer) */
@@ -4318,6 +4695,7 @@ struct mpich_MPI_T_event_copy_args {
   void *buffer;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_get_index(const char *name, int *event_index) */
@@ -4327,6 +4705,7 @@ struct mpich_MPI_T_event_get_index_args {
   int *event_index;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind) */
@@ -4346,6 +4725,7 @@ struct mpich_MPI_T_event_get_info_args {
   int *bind;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_get_num(int *num_events) */
@@ -4354,6 +4734,7 @@ struct mpich_MPI_T_event_get_num_args {
   int *num_events;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index) */
@@ -4363,6 +4744,7 @@ struct mpich_MPI_T_event_get_source_args {
   int *source_index;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp) */
@@ -4372,6 +4754,7 @@ struct mpich_MPI_T_event_get_timestamp_args {
   MPI_Count *event_timestamp;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration) */
@@ -4383,6 +4766,7 @@ struct mpich_MPI_T_event_handle_alloc_args {
   MPI_T_event_registration *event_registration;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function) */
@@ -4393,6 +4777,7 @@ struct mpich_MPI_T_event_handle_free_args {
   MPI_T_event_free_cb_function *free_cb_function;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used) */
@@ -4402,6 +4787,7 @@ struct mpich_MPI_T_event_handle_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info) */
@@ -4411,6 +4797,7 @@ struct mpich_MPI_T_event_handle_set_info_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer) */
@@ -4421,6 +4808,7 @@ struct mpich_MPI_T_event_read_args {
   void *buffer;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function) */
@@ -4433,6 +4821,7 @@ struct mpich_MPI_T_event_register_callback_args {
   MPI_T_event_cb_function *event_cb_function;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function) */
@@ -4442,6 +4831,7 @@ struct mpich_MPI_T_event_set_dropped_handler_args {
   MPI_T_event_dropped_cb_function *dropped_cb_function;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_finalize(void) */
@@ -4449,6 +4839,7 @@ typedef __typeof__(MPI_T_finalize) mpich_MPI_T_finalize_fn;
 struct mpich_MPI_T_finalize_args {
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_init_thread(int required, int *provided) */
@@ -4458,6 +4849,7 @@ struct mpich_MPI_T_init_thread_args {
   int *provided;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) */
@@ -4468,6 +4860,7 @@ struct mpich_MPI_T_pvar_get_index_args {
   int *pvar_index;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic) */
@@ -4488,6 +4881,7 @@ struct mpich_MPI_T_pvar_get_info_args {
   int *atomic;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_get_num(int *num_pvar) */
@@ -4496,6 +4890,7 @@ struct mpich_MPI_T_pvar_get_num_args {
   int *num_pvar;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count) */
@@ -4508,6 +4903,7 @@ struct mpich_MPI_T_pvar_handle_alloc_args {
   int *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle) */
@@ -4517,6 +4913,7 @@ struct mpich_MPI_T_pvar_handle_free_args {
   MPI_T_pvar_handle *handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) */
@@ -4527,6 +4924,7 @@ struct mpich_MPI_T_pvar_read_args {
   void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) */
@@ -4537,6 +4935,7 @@ struct mpich_MPI_T_pvar_readreset_args {
   void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) */
@@ -4546,6 +4945,7 @@ struct mpich_MPI_T_pvar_reset_args {
   MPI_T_pvar_handle handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_session_create(MPI_T_pvar_session *session) */
@@ -4554,6 +4954,7 @@ struct mpich_MPI_T_pvar_session_create_args {
   MPI_T_pvar_session *session;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_session_free(MPI_T_pvar_session *session) */
@@ -4562,6 +4963,7 @@ struct mpich_MPI_T_pvar_session_free_args {
   MPI_T_pvar_session *session;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) */
@@ -4571,6 +4973,7 @@ struct mpich_MPI_T_pvar_start_args {
   MPI_T_pvar_handle handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) */
@@ -4580,6 +4983,7 @@ struct mpich_MPI_T_pvar_stop_args {
   MPI_T_pvar_handle handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) */
@@ -4590,6 +4994,7 @@ struct mpich_MPI_T_pvar_write_args {
   const void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info) */
@@ -4606,6 +5011,7 @@ struct mpich_MPI_T_source_get_info_args {
   MPI_Info *info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_source_get_num(int *num_sources) */
@@ -4614,6 +5020,7 @@ struct mpich_MPI_T_source_get_num_args {
   int *num_sources;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp) */
@@ -4623,6 +5030,7 @@ struct mpich_MPI_T_source_get_timestamp_args {
   MPI_Count *timestamp;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -4637,6 +5045,7 @@ struct mpich_MPI_Allgather_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4653,6 +5062,7 @@ struct mpich_MPI_Allgather_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -4668,6 +5078,7 @@ struct mpich_MPI_Allgatherv_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4685,6 +5096,7 @@ struct mpich_MPI_Allgatherv_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -4698,6 +5110,7 @@ struct mpich_MPI_Allreduce_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4713,6 +5126,7 @@ struct mpich_MPI_Allreduce_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -4727,6 +5141,7 @@ struct mpich_MPI_Alltoall_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4743,6 +5158,7 @@ struct mpich_MPI_Alltoall_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -4759,6 +5175,7 @@ struct mpich_MPI_Alltoallv_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4777,6 +5194,7 @@ struct mpich_MPI_Alltoallv_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) */
@@ -4793,6 +5211,7 @@ struct mpich_MPI_Alltoallw_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4811,6 +5230,7 @@ struct mpich_MPI_Alltoallw_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm) */
@@ -4823,6 +5243,7 @@ struct mpich_MPI_Bcast_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4837,6 +5258,7 @@ struct mpich_MPI_Bcast_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -4850,6 +5272,7 @@ struct mpich_MPI_Exscan_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4865,6 +5288,7 @@ struct mpich_MPI_Exscan_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -4880,6 +5304,7 @@ struct mpich_MPI_Gather_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4897,6 +5322,7 @@ struct mpich_MPI_Gather_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -4913,6 +5339,7 @@ struct mpich_MPI_Gatherv_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -4931,6 +5358,7 @@ struct mpich_MPI_Gatherv_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -4946,6 +5374,7 @@ struct mpich_MPI_Iallgather_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -4962,6 +5391,7 @@ struct mpich_MPI_Iallgatherv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -4976,6 +5406,7 @@ struct mpich_MPI_Iallreduce_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -4991,6 +5422,7 @@ struct mpich_MPI_Ialltoall_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -5008,6 +5440,7 @@ struct mpich_MPI_Ialltoallv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) */
@@ -5025,6 +5458,7 @@ struct mpich_MPI_Ialltoallw_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -5038,6 +5472,7 @@ struct mpich_MPI_Ibcast_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -5052,6 +5487,7 @@ struct mpich_MPI_Iexscan_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -5068,6 +5504,7 @@ struct mpich_MPI_Igather_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -5085,6 +5522,7 @@ struct mpich_MPI_Igatherv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -5100,6 +5538,7 @@ struct mpich_MPI_Ineighbor_allgather_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -5116,6 +5555,7 @@ struct mpich_MPI_Ineighbor_allgatherv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -5131,6 +5571,7 @@ struct mpich_MPI_Ineighbor_alltoall_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -5148,6 +5589,7 @@ struct mpich_MPI_Ineighbor_alltoallv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) */
@@ -5165,6 +5607,7 @@ struct mpich_MPI_Ineighbor_alltoallw_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) */
@@ -5180,6 +5623,7 @@ struct mpich_MPI_Ireduce_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -5194,6 +5638,7 @@ struct mpich_MPI_Ireduce_scatter_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -5208,6 +5653,7 @@ struct mpich_MPI_Ireduce_scatter_block_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -5222,6 +5668,7 @@ struct mpich_MPI_Iscan_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -5238,6 +5685,7 @@ struct mpich_MPI_Iscatter_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -5255,6 +5703,7 @@ struct mpich_MPI_Iscatterv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -5269,6 +5718,7 @@ struct mpich_MPI_Neighbor_allgather_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5285,6 +5735,7 @@ struct mpich_MPI_Neighbor_allgather_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -5300,6 +5751,7 @@ struct mpich_MPI_Neighbor_allgatherv_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5317,6 +5769,7 @@ struct mpich_MPI_Neighbor_allgatherv_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -5331,6 +5784,7 @@ struct mpich_MPI_Neighbor_alltoall_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5347,6 +5801,7 @@ struct mpich_MPI_Neighbor_alltoall_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -5363,6 +5818,7 @@ struct mpich_MPI_Neighbor_alltoallv_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5381,6 +5837,7 @@ struct mpich_MPI_Neighbor_alltoallv_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) */
@@ -5397,6 +5854,7 @@ struct mpich_MPI_Neighbor_alltoallw_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5415,6 +5873,7 @@ struct mpich_MPI_Neighbor_alltoallw_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) */
@@ -5429,6 +5888,7 @@ struct mpich_MPI_Reduce_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5445,6 +5905,7 @@ struct mpich_MPI_Reduce_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op) */
@@ -5457,6 +5918,7 @@ struct mpich_MPI_Reduce_local_c_args {
   MPI_Op op;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -5470,6 +5932,7 @@ struct mpich_MPI_Reduce_scatter_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -5483,6 +5946,7 @@ struct mpich_MPI_Reduce_scatter_block_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5498,6 +5962,7 @@ struct mpich_MPI_Reduce_scatter_block_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5513,6 +5978,7 @@ struct mpich_MPI_Reduce_scatter_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -5526,6 +5992,7 @@ struct mpich_MPI_Scan_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5541,6 +6008,7 @@ struct mpich_MPI_Scan_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -5556,6 +6024,7 @@ struct mpich_MPI_Scatter_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5573,6 +6042,7 @@ struct mpich_MPI_Scatter_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -5589,6 +6059,7 @@ struct mpich_MPI_Scatterv_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) */
@@ -5607,6 +6078,7 @@ struct mpich_MPI_Scatterv_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) */
@@ -5617,6 +6089,7 @@ struct mpich_MPI_Get_count_c_args {
   MPI_Count *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) */
@@ -5627,6 +6100,7 @@ struct mpich_MPI_Get_elements_c_args {
   MPI_Count *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm) */
@@ -5641,6 +6115,7 @@ struct mpich_MPI_Pack_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position) */
@@ -5655,6 +6130,7 @@ struct mpich_MPI_Pack_external_c_args {
   MPI_Count *position;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size) */
@@ -5666,6 +6142,7 @@ struct mpich_MPI_Pack_external_size_c_args {
   MPI_Count *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size) */
@@ -5677,6 +6154,7 @@ struct mpich_MPI_Pack_size_c_args {
   MPI_Count *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5687,6 +6165,7 @@ struct mpich_MPI_Type_contiguous_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5704,6 +6183,7 @@ struct mpich_MPI_Type_create_darray_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5716,6 +6196,7 @@ struct mpich_MPI_Type_create_hindexed_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5728,6 +6209,7 @@ struct mpich_MPI_Type_create_hindexed_block_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5740,6 +6222,7 @@ struct mpich_MPI_Type_create_hvector_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5752,6 +6235,7 @@ struct mpich_MPI_Type_create_indexed_block_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype) */
@@ -5763,6 +6247,7 @@ struct mpich_MPI_Type_create_resized_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype) */
@@ -5775,6 +6260,7 @@ struct mpich_MPI_Type_create_struct_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5789,6 +6275,7 @@ struct mpich_MPI_Type_create_subarray_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]) */
@@ -5805,6 +6292,7 @@ struct mpich_MPI_Type_get_contents_c_args {
   MPI_Datatype *array_of_datatypes;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner) */
@@ -5818,6 +6306,7 @@ struct mpich_MPI_Type_get_envelope_c_args {
   int *combiner;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) */
@@ -5828,6 +6317,7 @@ struct mpich_MPI_Type_get_extent_c_args {
   MPI_Count *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) */
@@ -5838,6 +6328,7 @@ struct mpich_MPI_Type_get_true_extent_c_args {
   MPI_Count *true_extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5850,6 +6341,7 @@ struct mpich_MPI_Type_indexed_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size) */
@@ -5859,6 +6351,7 @@ struct mpich_MPI_Type_size_c_args {
   MPI_Count *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -5871,6 +6364,7 @@ struct mpich_MPI_Type_vector_c_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm) */
@@ -5885,6 +6379,7 @@ struct mpich_MPI_Unpack_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype) */
@@ -5899,6 +6394,7 @@ struct mpich_MPI_Unpack_external_c_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op) */
@@ -5909,6 +6405,7 @@ struct mpich_MPI_Op_create_c_args {
   MPI_Op *op;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -5922,6 +6419,7 @@ struct mpich_MPI_Bsend_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -5936,6 +6434,7 @@ struct mpich_MPI_Bsend_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Buffer_attach_c(void *buffer, MPI_Count size) */
@@ -5945,6 +6444,7 @@ struct mpich_MPI_Buffer_attach_c_args {
   MPI_Count size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size) */
@@ -5954,6 +6454,7 @@ struct mpich_MPI_Buffer_detach_c_args {
   MPI_Count *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -5968,6 +6469,7 @@ struct mpich_MPI_Ibsend_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request) */
@@ -5980,6 +6482,7 @@ struct mpich_MPI_Imrecv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -5994,6 +6497,7 @@ struct mpich_MPI_Irecv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -6008,6 +6512,7 @@ struct mpich_MPI_Irsend_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -6022,6 +6527,7 @@ struct mpich_MPI_Isend_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request) */
@@ -6041,6 +6547,7 @@ struct mpich_MPI_Isendrecv_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request) */
@@ -6057,6 +6564,7 @@ struct mpich_MPI_Isendrecv_replace_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -6071,6 +6579,7 @@ struct mpich_MPI_Issend_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status) */
@@ -6083,6 +6592,7 @@ struct mpich_MPI_Mrecv_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status) */
@@ -6097,6 +6607,7 @@ struct mpich_MPI_Recv_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -6111,6 +6622,7 @@ struct mpich_MPI_Recv_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -6124,6 +6636,7 @@ struct mpich_MPI_Rsend_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -6138,6 +6651,7 @@ struct mpich_MPI_Rsend_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -6151,6 +6665,7 @@ struct mpich_MPI_Send_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -6165,6 +6680,7 @@ struct mpich_MPI_Send_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) */
@@ -6184,6 +6700,7 @@ struct mpich_MPI_Sendrecv_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status) */
@@ -6200,6 +6717,7 @@ struct mpich_MPI_Sendrecv_replace_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -6213,6 +6731,7 @@ struct mpich_MPI_Ssend_c_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -6227,6 +6746,7 @@ struct mpich_MPI_Ssend_init_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) */
@@ -6243,6 +6763,7 @@ struct mpich_MPI_Accumulate_c_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) */
@@ -6258,6 +6779,7 @@ struct mpich_MPI_Get_c_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) */
@@ -6277,6 +6799,7 @@ struct mpich_MPI_Get_accumulate_c_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) */
@@ -6292,6 +6815,7 @@ struct mpich_MPI_Put_c_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) */
@@ -6309,6 +6833,7 @@ struct mpich_MPI_Raccumulate_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) */
@@ -6325,6 +6850,7 @@ struct mpich_MPI_Rget_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) */
@@ -6345,6 +6871,7 @@ struct mpich_MPI_Rget_accumulate_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) */
@@ -6361,6 +6888,7 @@ struct mpich_MPI_Rput_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) */
@@ -6374,6 +6902,7 @@ struct mpich_MPI_Win_allocate_c_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) */
@@ -6387,6 +6916,7 @@ struct mpich_MPI_Win_allocate_shared_c_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win) */
@@ -6400,6 +6930,7 @@ struct mpich_MPI_Win_create_c_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr) */
@@ -6412,6 +6943,7 @@ struct mpich_MPI_Win_shared_query_c_args {
   void *baseptr;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh) */
@@ -6424,6 +6956,7 @@ struct mpich_MPI_File_open_args {
   MPI_File *fh;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_close(MPI_File *fh) */
@@ -6432,6 +6965,7 @@ struct mpich_MPI_File_close_args {
   MPI_File *fh;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_delete(const char *filename, MPI_Info info) */
@@ -6441,6 +6975,7 @@ struct mpich_MPI_File_delete_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_size(MPI_File fh, MPI_Offset size) */
@@ -6450,6 +6985,7 @@ struct mpich_MPI_File_set_size_args {
   MPI_Offset size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_preallocate(MPI_File fh, MPI_Offset size) */
@@ -6459,6 +6995,7 @@ struct mpich_MPI_File_preallocate_args {
   MPI_Offset size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_size(MPI_File fh, MPI_Offset *size) */
@@ -6468,6 +7005,7 @@ struct mpich_MPI_File_get_size_args {
   MPI_Offset *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_group(MPI_File fh, MPI_Group *group) */
@@ -6477,6 +7015,7 @@ struct mpich_MPI_File_get_group_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_amode(MPI_File fh, int *amode) */
@@ -6486,6 +7025,7 @@ struct mpich_MPI_File_get_amode_args {
   int *amode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_info(MPI_File fh, MPI_Info info) */
@@ -6495,6 +7035,7 @@ struct mpich_MPI_File_set_info_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) */
@@ -6504,6 +7045,7 @@ struct mpich_MPI_File_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info) */
@@ -6517,6 +7059,7 @@ struct mpich_MPI_File_set_view_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep) */
@@ -6529,6 +7072,7 @@ struct mpich_MPI_File_get_view_args {
   char *datarep;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6542,6 +7086,7 @@ struct mpich_MPI_File_read_at_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6555,6 +7100,7 @@ struct mpich_MPI_File_read_at_all_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6568,6 +7114,7 @@ struct mpich_MPI_File_write_at_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6581,6 +7128,7 @@ struct mpich_MPI_File_write_at_all_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -6594,6 +7142,7 @@ struct mpich_MPI_File_iread_at_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -6607,6 +7156,7 @@ struct mpich_MPI_File_iwrite_at_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6619,6 +7169,7 @@ struct mpich_MPI_File_read_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6631,6 +7182,7 @@ struct mpich_MPI_File_read_all_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6643,6 +7195,7 @@ struct mpich_MPI_File_write_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6655,6 +7208,7 @@ struct mpich_MPI_File_write_all_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -6667,6 +7221,7 @@ struct mpich_MPI_File_iread_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -6679,6 +7234,7 @@ struct mpich_MPI_File_iwrite_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) */
@@ -6689,6 +7245,7 @@ struct mpich_MPI_File_seek_args {
   int whence;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) */
@@ -6698,6 +7255,7 @@ struct mpich_MPI_File_get_position_args {
   MPI_Offset *offset;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) */
@@ -6708,6 +7266,7 @@ struct mpich_MPI_File_get_byte_offset_args {
   MPI_Offset *disp;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6720,6 +7279,7 @@ struct mpich_MPI_File_read_shared_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6732,6 +7292,7 @@ struct mpich_MPI_File_write_shared_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -6744,6 +7305,7 @@ struct mpich_MPI_File_iread_shared_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -6756,6 +7318,7 @@ struct mpich_MPI_File_iwrite_shared_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6768,6 +7331,7 @@ struct mpich_MPI_File_read_ordered_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -6780,6 +7344,7 @@ struct mpich_MPI_File_write_ordered_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) */
@@ -6790,6 +7355,7 @@ struct mpich_MPI_File_seek_shared_args {
   int whence;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) */
@@ -6799,6 +7365,7 @@ struct mpich_MPI_File_get_position_shared_args {
   MPI_Offset *offset;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype) */
@@ -6811,6 +7378,7 @@ struct mpich_MPI_File_read_at_all_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) */
@@ -6821,6 +7389,7 @@ struct mpich_MPI_File_read_at_all_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype) */
@@ -6833,6 +7402,7 @@ struct mpich_MPI_File_write_at_all_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) */
@@ -6843,6 +7413,7 @@ struct mpich_MPI_File_write_at_all_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) */
@@ -6854,6 +7425,7 @@ struct mpich_MPI_File_read_all_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) */
@@ -6864,6 +7436,7 @@ struct mpich_MPI_File_read_all_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) */
@@ -6875,6 +7448,7 @@ struct mpich_MPI_File_write_all_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) */
@@ -6885,6 +7459,7 @@ struct mpich_MPI_File_write_all_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) */
@@ -6896,6 +7471,7 @@ struct mpich_MPI_File_read_ordered_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) */
@@ -6906,6 +7482,7 @@ struct mpich_MPI_File_read_ordered_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) */
@@ -6917,6 +7494,7 @@ struct mpich_MPI_File_write_ordered_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) */
@@ -6927,6 +7505,7 @@ struct mpich_MPI_File_write_ordered_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent) */
@@ -6937,6 +7516,7 @@ struct mpich_MPI_File_get_type_extent_args {
   MPI_Aint *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) */
@@ -6949,6 +7529,7 @@ struct mpich_MPI_Register_datarep_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_atomicity(MPI_File fh, int flag) */
@@ -6958,6 +7539,7 @@ struct mpich_MPI_File_set_atomicity_args {
   int flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_atomicity(MPI_File fh, int *flag) */
@@ -6967,6 +7549,7 @@ struct mpich_MPI_File_get_atomicity_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_sync(MPI_File fh) */
@@ -6975,6 +7558,7 @@ struct mpich_MPI_File_sync_args {
   MPI_File fh;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -6988,6 +7572,7 @@ struct mpich_MPI_File_iread_at_all_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7001,6 +7586,7 @@ struct mpich_MPI_File_iwrite_at_all_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7013,6 +7599,7 @@ struct mpich_MPI_File_iread_all_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7025,6 +7612,7 @@ struct mpich_MPI_File_iwrite_all_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7037,6 +7625,7 @@ struct mpich_MPI_File_read_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7049,6 +7638,7 @@ struct mpich_MPI_File_read_all_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype) */
@@ -7060,6 +7650,7 @@ struct mpich_MPI_File_read_all_begin_c_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7073,6 +7664,7 @@ struct mpich_MPI_File_read_at_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7086,6 +7678,7 @@ struct mpich_MPI_File_read_at_all_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype) */
@@ -7098,6 +7691,7 @@ struct mpich_MPI_File_read_at_all_begin_c_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7110,6 +7704,7 @@ struct mpich_MPI_File_read_ordered_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype) */
@@ -7121,6 +7716,7 @@ struct mpich_MPI_File_read_ordered_begin_c_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7133,6 +7729,7 @@ struct mpich_MPI_File_read_shared_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7145,6 +7742,7 @@ struct mpich_MPI_File_write_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7157,6 +7755,7 @@ struct mpich_MPI_File_write_all_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype) */
@@ -7168,6 +7767,7 @@ struct mpich_MPI_File_write_all_begin_c_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7181,6 +7781,7 @@ struct mpich_MPI_File_write_at_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7194,6 +7795,7 @@ struct mpich_MPI_File_write_at_all_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype) */
@@ -7206,6 +7808,7 @@ struct mpich_MPI_File_write_at_all_begin_c_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7218,6 +7821,7 @@ struct mpich_MPI_File_write_ordered_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype) */
@@ -7229,6 +7833,7 @@ struct mpich_MPI_File_write_ordered_begin_c_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status) */
@@ -7241,6 +7846,7 @@ struct mpich_MPI_File_write_shared_c_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7253,6 +7859,7 @@ struct mpich_MPI_File_iread_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7265,6 +7872,7 @@ struct mpich_MPI_File_iread_all_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7278,6 +7886,7 @@ struct mpich_MPI_File_iread_at_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7291,6 +7900,7 @@ struct mpich_MPI_File_iread_at_all_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7303,6 +7913,7 @@ struct mpich_MPI_File_iread_shared_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7315,6 +7926,7 @@ struct mpich_MPI_File_iwrite_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7327,6 +7939,7 @@ struct mpich_MPI_File_iwrite_all_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7340,6 +7953,7 @@ struct mpich_MPI_File_iwrite_at_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7353,6 +7967,7 @@ struct mpich_MPI_File_iwrite_at_all_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request) */
@@ -7365,6 +7980,7 @@ struct mpich_MPI_File_iwrite_shared_c_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent) */
@@ -7375,6 +7991,7 @@ struct mpich_MPI_File_get_type_extent_c_args {
   MPI_Count *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn, MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) */
@@ -7387,6 +8004,7 @@ struct mpich_MPI_Register_datarep_c_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):

@@ -6,6 +6,7 @@
  */
 #include "mpich_args.h"
 #include "mpich_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -1279,10 +1280,11 @@ int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Status_f082c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_f082c", (void **)&mpich_real.MPI_Status_f082c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f08_status, c_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) &&
@@ -1317,6 +1319,7 @@ int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status) {
   tracer_args.tracer_result = tracer_real(tracer_args.f08_status, tracer_args.c_status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -1337,10 +1340,11 @@ int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Status_c2f08_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_c2f08", (void **)&mpich_real.MPI_Status_c2f08);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(c_status, f08_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) &&
@@ -1375,6 +1379,7 @@ int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status) {
   tracer_args.tracer_result = tracer_real(tracer_args.c_status, tracer_args.f08_status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -1395,10 +1400,11 @@ int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Status_f082f_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_f082f", (void **)&mpich_real.MPI_Status_f082f);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f08_status, f_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) &&
@@ -1433,6 +1439,7 @@ int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status) {
   tracer_args.tracer_result = tracer_real(tracer_args.f08_status, tracer_args.f_status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -1454,10 +1461,11 @@ int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Status_f2f08_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_f2f08", (void **)&mpich_real.MPI_Status_f2f08);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(f_status, f08_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) &&
@@ -1492,6 +1500,7 @@ int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status) {
   tracer_args.tracer_result = tracer_real(tracer_args.f_status, tracer_args.f08_status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -1512,10 +1521,11 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_f90_integer_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_f90_integer", (void **)&mpich_real.MPI_Type_create_f90_integer);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) &&
@@ -1550,6 +1560,7 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
   tracer_args.tracer_result = tracer_real(tracer_args.r, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -1571,10 +1582,11 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_f90_real_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_f90_real", (void **)&mpich_real.MPI_Type_create_f90_real);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) &&
@@ -1611,6 +1623,7 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.r, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1632,10 +1645,11 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_f90_complex_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_f90_complex", (void **)&mpich_real.MPI_Type_create_f90_complex);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) &&
@@ -1672,6 +1686,7 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.r, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -1693,10 +1708,11 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Attr_delete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Attr_delete", (void **)&mpich_real.MPI_Attr_delete);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) &&
@@ -1731,6 +1747,7 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1751,10 +1768,11 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Attr_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Attr_get", (void **)&mpich_real.MPI_Attr_get);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) &&
@@ -1794,6 +1812,7 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
                                           tracer_args.attribute_val, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1815,10 +1834,11 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Attr_put_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Attr_put", (void **)&mpich_real.MPI_Attr_put);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) &&
@@ -1856,6 +1876,7 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
                                           tracer_args.attribute_val);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1878,10 +1899,11 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_create_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create_keyval", (void **)&mpich_real.MPI_Comm_create_keyval);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) &&
@@ -1922,6 +1944,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1943,10 +1966,11 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_delete_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_delete_attr", (void **)&mpich_real.MPI_Comm_delete_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) &&
@@ -1981,6 +2005,7 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.comm_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -2001,10 +2026,11 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_free_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_free_keyval", (void **)&mpich_real.MPI_Comm_free_keyval);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) &&
@@ -2037,6 +2063,7 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -2058,10 +2085,11 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_get_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_attr", (void **)&mpich_real.MPI_Comm_get_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) &&
@@ -2101,6 +2129,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
                                           tracer_args.attribute_val, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -2122,10 +2151,11 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_set_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_set_attr", (void **)&mpich_real.MPI_Comm_set_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) &&
@@ -2163,6 +2193,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
                                           tracer_args.attribute_val);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -2184,10 +2215,11 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
   if (!tracer_real)
     tracer_real = (mpich_MPI_Keyval_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Keyval_create", (void **)&mpich_real.MPI_Keyval_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) &&
@@ -2227,6 +2259,7 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
                                           tracer_args.keyval, tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -2248,10 +2281,11 @@ int MPI_Keyval_free(int *keyval) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Keyval_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Keyval_free", (void **)&mpich_real.MPI_Keyval_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) &&
@@ -2284,6 +2318,7 @@ int MPI_Keyval_free(int *keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -2307,10 +2342,11 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_keyval", (void **)&mpich_real.MPI_Type_create_keyval);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) &&
@@ -2351,6 +2387,7 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -2372,10 +2409,11 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_delete_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_delete_attr", (void **)&mpich_real.MPI_Type_delete_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) &&
@@ -2410,6 +2448,7 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.type_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -2430,10 +2469,11 @@ int MPI_Type_free_keyval(int *type_keyval) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_free_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_free_keyval", (void **)&mpich_real.MPI_Type_free_keyval);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) &&
@@ -2466,6 +2506,7 @@ int MPI_Type_free_keyval(int *type_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.type_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -2487,10 +2528,11 @@ int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_attr", (void **)&mpich_real.MPI_Type_get_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) &&
@@ -2530,6 +2572,7 @@ int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
                                           tracer_args.attribute_val, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -2551,10 +2594,11 @@ int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_set_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_set_attr", (void **)&mpich_real.MPI_Type_set_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) &&
@@ -2592,6 +2636,7 @@ int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
                                           tracer_args.attribute_val);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -2614,10 +2659,11 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_create_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create_keyval", (void **)&mpich_real.MPI_Win_create_keyval);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) &&
@@ -2658,6 +2704,7 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -2679,10 +2726,11 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_delete_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_delete_attr", (void **)&mpich_real.MPI_Win_delete_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) &&
@@ -2717,6 +2765,7 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.win_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2737,10 +2786,11 @@ int MPI_Win_free_keyval(int *win_keyval) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_free_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_free_keyval", (void **)&mpich_real.MPI_Win_free_keyval);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) &&
@@ -2773,6 +2823,7 @@ int MPI_Win_free_keyval(int *win_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.win_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2794,10 +2845,11 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_get_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_attr", (void **)&mpich_real.MPI_Win_get_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) &&
@@ -2837,6 +2889,7 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
                                           tracer_args.attribute_val, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2858,10 +2911,11 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_set_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_set_attr", (void **)&mpich_real.MPI_Win_set_attr);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) &&
@@ -2899,6 +2953,7 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
                                           tracer_args.attribute_val);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2920,10 +2975,11 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allgather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgather", (void **)&mpich_real.MPI_Allgather);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) &&
@@ -2971,6 +3027,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2994,10 +3051,11 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allgather_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgather_init", (void **)&mpich_real.MPI_Allgather_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -3051,6 +3109,7 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -3073,10 +3132,11 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allgatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgatherv", (void **)&mpich_real.MPI_Allgatherv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) &&
@@ -3127,6 +3187,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                           tracer_args.recvtype, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -3150,10 +3211,11 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allgatherv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgatherv_init", (void **)&mpich_real.MPI_Allgatherv_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
@@ -3210,6 +3272,7 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -3232,10 +3295,11 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allreduce_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allreduce", (void **)&mpich_real.MPI_Allreduce);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) &&
@@ -3280,6 +3344,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -3302,10 +3367,11 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allreduce_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allreduce_init", (void **)&mpich_real.MPI_Allreduce_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) &&
@@ -3354,6 +3420,7 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -3376,10 +3443,11 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoall", (void **)&mpich_real.MPI_Alltoall);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) &&
@@ -3427,6 +3495,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -3450,10 +3519,11 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoall_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoall_init", (void **)&mpich_real.MPI_Alltoall_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -3507,6 +3577,7 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -3530,10 +3601,11 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoallv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallv", (void **)&mpich_real.MPI_Alltoallv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -3588,6 +3660,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -3611,10 +3684,11 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoallv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallv_init", (void **)&mpich_real.MPI_Alltoallv_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
@@ -3673,6 +3747,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -3696,10 +3771,11 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoallw_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallw", (void **)&mpich_real.MPI_Alltoallw);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -3754,6 +3830,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -3777,10 +3854,11 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoallw_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallw_init", (void **)&mpich_real.MPI_Alltoallw_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
@@ -3839,6 +3917,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -3860,10 +3939,11 @@ int MPI_Barrier(MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Barrier_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Barrier", (void **)&mpich_real.MPI_Barrier);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) &&
@@ -3896,6 +3976,7 @@ int MPI_Barrier(MPI_Comm comm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -3916,10 +3997,11 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Barrier_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Barrier_init", (void **)&mpich_real.MPI_Barrier_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) &&
@@ -3956,6 +4038,7 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -3977,10 +4060,11 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   if (!tracer_real)
     tracer_real = (mpich_MPI_Bcast_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bcast", (void **)&mpich_real.MPI_Bcast);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) &&
@@ -4022,6 +4106,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
                                           tracer_args.datatype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -4044,10 +4129,11 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_Bcast_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bcast_init", (void **)&mpich_real.MPI_Bcast_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) &&
@@ -4094,6 +4180,7 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
                                           tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -4116,10 +4203,11 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Exscan_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Exscan", (void **)&mpich_real.MPI_Exscan);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) &&
@@ -4164,6 +4252,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -4186,10 +4275,11 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Exscan_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Exscan_init", (void **)&mpich_real.MPI_Exscan_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) &&
@@ -4238,6 +4328,7 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -4260,10 +4351,11 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
   if (!tracer_real)
     tracer_real = (mpich_MPI_Gather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gather", (void **)&mpich_real.MPI_Gather);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) &&
@@ -4314,6 +4406,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -4337,10 +4430,11 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   if (!tracer_real)
     tracer_real = (mpich_MPI_Gather_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gather_init", (void **)&mpich_real.MPI_Gather_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
@@ -4397,6 +4491,7 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -4420,10 +4515,11 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Gatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gatherv", (void **)&mpich_real.MPI_Gatherv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -4477,6 +4573,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                                           tracer_args.recvtype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -4500,10 +4597,11 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Gatherv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gatherv_init", (void **)&mpich_real.MPI_Gatherv_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, info, request);
   }
@@ -4562,6 +4660,7 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                                           tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -4584,10 +4683,11 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iallgather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallgather", (void **)&mpich_real.MPI_Iallgather);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) &&
@@ -4638,6 +4738,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -4662,10 +4763,11 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iallgatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallgatherv", (void **)&mpich_real.MPI_Iallgatherv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -4720,6 +4822,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -4743,10 +4846,11 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iallreduce_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallreduce", (void **)&mpich_real.MPI_Iallreduce);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) &&
@@ -4793,6 +4897,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -4816,10 +4921,11 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ialltoall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoall", (void **)&mpich_real.MPI_Ialltoall);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) &&
@@ -4870,6 +4976,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -4894,10 +5001,11 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ialltoallv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoallv", (void **)&mpich_real.MPI_Ialltoallv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -4954,6 +5062,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -4978,10 +5087,11 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ialltoallw_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoallw", (void **)&mpich_real.MPI_Ialltoallw);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -5038,6 +5148,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -5059,10 +5170,11 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ibarrier_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibarrier", (void **)&mpich_real.MPI_Ibarrier);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) &&
@@ -5097,6 +5209,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -5119,10 +5232,11 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ibcast_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibcast", (void **)&mpich_real.MPI_Ibcast);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) &&
@@ -5167,6 +5281,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -5190,10 +5305,11 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iexscan_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iexscan", (void **)&mpich_real.MPI_Iexscan);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) &&
@@ -5240,6 +5356,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -5263,10 +5380,11 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Igather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Igather", (void **)&mpich_real.MPI_Igather);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -5320,6 +5438,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -5344,10 +5463,11 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (!tracer_real)
     tracer_real = (mpich_MPI_Igatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Igatherv", (void **)&mpich_real.MPI_Igatherv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -5404,6 +5524,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -5428,10 +5549,11 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_allgather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_allgather", (void **)&mpich_real.MPI_Ineighbor_allgather);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) &&
@@ -5482,6 +5604,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -5505,10 +5628,11 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_allgatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_allgatherv", (void **)&mpich_real.MPI_Ineighbor_allgatherv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -5563,6 +5687,7 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -5586,10 +5711,11 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_alltoall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoall", (void **)&mpich_real.MPI_Ineighbor_alltoall);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) &&
@@ -5640,6 +5766,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -5664,10 +5791,11 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_alltoallv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoallv", (void **)&mpich_real.MPI_Ineighbor_alltoallv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -5724,6 +5852,7 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -5748,10 +5877,11 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_alltoallw_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoallw", (void **)&mpich_real.MPI_Ineighbor_alltoallw);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -5808,6 +5938,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -5830,10 +5961,11 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ireduce_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce", (void **)&mpich_real.MPI_Ireduce);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) &&
@@ -5882,6 +6014,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -5905,10 +6038,11 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ireduce_scatter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_scatter", (void **)&mpich_real.MPI_Ireduce_scatter);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) &&
@@ -5955,6 +6089,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                                           tracer_args.op, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -5977,10 +6112,11 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ireduce_scatter_block_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_scatter_block", (void **)&mpich_real.MPI_Ireduce_scatter_block);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) &&
@@ -6027,6 +6163,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                           tracer_args.op, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -6050,10 +6187,11 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iscan_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscan", (void **)&mpich_real.MPI_Iscan);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) &&
@@ -6100,6 +6238,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -6124,10 +6263,11 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iscatter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscatter", (void **)&mpich_real.MPI_Iscatter);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -6181,6 +6321,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -6205,10 +6346,11 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iscatterv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscatterv", (void **)&mpich_real.MPI_Iscatterv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -6265,6 +6407,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -6288,10 +6431,11 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_allgather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgather", (void **)&mpich_real.MPI_Neighbor_allgather);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) &&
@@ -6339,6 +6483,7 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -6361,10 +6506,11 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_allgather_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgather_init", (void **)&mpich_real.MPI_Neighbor_allgather_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -6418,6 +6564,7 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -6441,10 +6588,11 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_allgatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgatherv", (void **)&mpich_real.MPI_Neighbor_allgatherv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) &&
@@ -6495,6 +6643,7 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
                                           tracer_args.recvtype, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -6518,10 +6667,11 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_allgatherv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgatherv_init", (void **)&mpich_real.MPI_Neighbor_allgatherv_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
@@ -6578,6 +6728,7 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -6600,10 +6751,11 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoall", (void **)&mpich_real.MPI_Neighbor_alltoall);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) &&
@@ -6651,6 +6803,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
@@ -6673,10 +6826,11 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoall_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoall_init", (void **)&mpich_real.MPI_Neighbor_alltoall_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -6730,6 +6884,7 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -6753,10 +6908,11 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoallv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallv", (void **)&mpich_real.MPI_Neighbor_alltoallv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -6811,6 +6967,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -6834,10 +6991,11 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoallv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallv_init", (void **)&mpich_real.MPI_Neighbor_alltoallv_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
@@ -6896,6 +7054,7 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -6919,10 +7078,11 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoallw_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallw", (void **)&mpich_real.MPI_Neighbor_alltoallw);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -6977,6 +7137,7 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -7001,10 +7162,11 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoallw_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallw_init", (void **)&mpich_real.MPI_Neighbor_alltoallw_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
@@ -7063,6 +7225,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -7085,10 +7248,11 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce", (void **)&mpich_real.MPI_Reduce);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) &&
@@ -7135,6 +7299,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -7157,10 +7322,11 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_init", (void **)&mpich_real.MPI_Reduce_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) &&
@@ -7212,6 +7378,7 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -7233,10 +7400,11 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_local_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_local", (void **)&mpich_real.MPI_Reduce_local);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) &&
@@ -7278,6 +7446,7 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
                                           tracer_args.count, tracer_args.datatype, tracer_args.op);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -7299,10 +7468,11 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_scatter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter", (void **)&mpich_real.MPI_Reduce_scatter);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) &&
@@ -7347,6 +7517,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
                                           tracer_args.op, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -7368,10 +7539,11 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_scatter_block_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_block", (void **)&mpich_real.MPI_Reduce_scatter_block);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) &&
@@ -7416,6 +7588,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                           tracer_args.op, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -7439,10 +7612,11 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_scatter_block_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_block_init", (void **)&mpich_real.MPI_Reduce_scatter_block_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) &&
@@ -7492,6 +7666,7 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -7515,10 +7690,11 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_scatter_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_init", (void **)&mpich_real.MPI_Reduce_scatter_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) &&
@@ -7568,6 +7744,7 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -7590,10 +7767,11 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scan_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scan", (void **)&mpich_real.MPI_Scan);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) &&
@@ -7638,6 +7816,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -7660,10 +7839,11 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scan_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scan_init", (void **)&mpich_real.MPI_Scan_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) &&
@@ -7712,6 +7892,7 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -7734,10 +7915,11 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scatter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatter", (void **)&mpich_real.MPI_Scatter);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) &&
@@ -7788,6 +7970,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -7811,10 +7994,11 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scatter_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatter_init", (void **)&mpich_real.MPI_Scatter_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
@@ -7871,6 +8055,7 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -7894,10 +8079,11 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scatterv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatterv", (void **)&mpich_real.MPI_Scatterv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -7951,6 +8137,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
                                           tracer_args.recvtype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -7974,10 +8161,11 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scatterv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatterv_init", (void **)&mpich_real.MPI_Scatterv_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, info, request);
   }
@@ -8036,6 +8224,7 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
                                           tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -8057,10 +8246,11 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_compare_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_compare", (void **)&mpich_real.MPI_Comm_compare);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm1, comm2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) &&
@@ -8097,6 +8287,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm1, tracer_args.comm2, tracer_args.result);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -8118,10 +8309,11 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create", (void **)&mpich_real.MPI_Comm_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) &&
@@ -8158,6 +8350,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.group, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -8179,10 +8372,11 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_create_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create_group", (void **)&mpich_real.MPI_Comm_create_group);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group, tag, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) &&
@@ -8222,6 +8416,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
                                           tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -8243,10 +8438,11 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_dup_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_dup", (void **)&mpich_real.MPI_Comm_dup);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) &&
@@ -8281,6 +8477,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -8302,10 +8499,11 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_dup_with_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_dup_with_info", (void **)&mpich_real.MPI_Comm_dup_with_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) &&
@@ -8342,6 +8540,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.info, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -8363,10 +8562,11 @@ int MPI_Comm_free(MPI_Comm *comm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_free", (void **)&mpich_real.MPI_Comm_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) &&
@@ -8399,6 +8599,7 @@ int MPI_Comm_free(MPI_Comm *comm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -8420,10 +8621,11 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_info", (void **)&mpich_real.MPI_Comm_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) &&
@@ -8458,6 +8660,7 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -8479,10 +8682,11 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_get_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_name", (void **)&mpich_real.MPI_Comm_get_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) &&
@@ -8520,6 +8724,7 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
                                           tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -8542,10 +8747,11 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_group", (void **)&mpich_real.MPI_Comm_group);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) &&
@@ -8580,6 +8786,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -8601,10 +8808,11 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_idup_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_idup", (void **)&mpich_real.MPI_Comm_idup);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) &&
@@ -8642,6 +8850,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -8664,10 +8873,11 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_idup_with_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_idup_with_info", (void **)&mpich_real.MPI_Comm_idup_with_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) &&
@@ -8707,6 +8917,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -8729,10 +8940,11 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_rank_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_rank", (void **)&mpich_real.MPI_Comm_rank);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) &&
@@ -8767,6 +8979,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.rank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -8788,10 +9001,11 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_remote_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_remote_group", (void **)&mpich_real.MPI_Comm_remote_group);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) &&
@@ -8826,6 +9040,7 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -8847,10 +9062,11 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_remote_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_remote_size", (void **)&mpich_real.MPI_Comm_remote_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) &&
@@ -8885,6 +9101,7 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -8906,10 +9123,11 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_set_info", (void **)&mpich_real.MPI_Comm_set_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) &&
@@ -8944,6 +9162,7 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -8964,10 +9183,11 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_set_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_set_name", (void **)&mpich_real.MPI_Comm_set_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) &&
@@ -9002,6 +9222,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.comm_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -9022,10 +9243,11 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_size", (void **)&mpich_real.MPI_Comm_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) &&
@@ -9060,6 +9282,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -9081,10 +9304,11 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_split_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_split", (void **)&mpich_real.MPI_Comm_split);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) &&
@@ -9124,6 +9348,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
                                           tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -9145,10 +9370,11 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_split_type_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_split_type", (void **)&mpich_real.MPI_Comm_split_type);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) &&
@@ -9190,6 +9416,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
                                           tracer_args.info, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -9211,10 +9438,11 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_test_inter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_test_inter", (void **)&mpich_real.MPI_Comm_test_inter);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) &&
@@ -9249,6 +9477,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
@@ -9271,10 +9500,11 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
   if (!tracer_real)
     tracer_real = (mpich_MPI_Intercomm_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Intercomm_create", (void **)&mpich_real.MPI_Intercomm_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) &&
@@ -9320,6 +9550,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
                                           tracer_args.tag, tracer_args.newintercomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -9344,10 +9575,11 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Intercomm_create_from_groups_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Intercomm_create_from_groups", (void **)&mpich_real.MPI_Intercomm_create_from_groups);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(local_group, local_leader, remote_group, remote_leader, stringtag, info,
                        errhandler, newintercomm);
   }
@@ -9399,6 +9631,7 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                                           tracer_args.errhandler, tracer_args.newintercomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -9420,10 +9653,11 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Intercomm_merge_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Intercomm_merge", (void **)&mpich_real.MPI_Intercomm_merge);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(intercomm, high, newintracomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) &&
@@ -9461,6 +9695,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
                                           tracer_args.newintracomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -9482,10 +9717,11 @@ int MPI_Get_address(const void *location, MPI_Aint *address) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_address_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_address", (void **)&mpich_real.MPI_Get_address);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) &&
@@ -9520,6 +9756,7 @@ int MPI_Get_address(const void *location, MPI_Aint *address) {
   tracer_args.tracer_result = tracer_real(tracer_args.location, tracer_args.address);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -9541,10 +9778,11 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_count_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_count", (void **)&mpich_real.MPI_Get_count);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) &&
@@ -9582,6 +9820,7 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -9603,10 +9842,11 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_elements_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_elements", (void **)&mpich_real.MPI_Get_elements);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) &&
@@ -9644,6 +9884,7 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -9665,10 +9906,11 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_elements_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_elements_x", (void **)&mpich_real.MPI_Get_elements_x);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) &&
@@ -9706,6 +9948,7 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -9728,10 +9971,11 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pack_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack", (void **)&mpich_real.MPI_Pack);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) &&
@@ -9779,6 +10023,7 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -9801,10 +10046,11 @@ int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_D
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pack_external_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_external", (void **)&mpich_real.MPI_Pack_external);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) &&
@@ -9852,6 +10098,7 @@ int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_D
                                           tracer_args.position);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -9873,10 +10120,11 @@ int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pack_external_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_external_size", (void **)&mpich_real.MPI_Pack_external_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) &&
@@ -9916,6 +10164,7 @@ int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dataty
                                           tracer_args.datatype, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -9937,10 +10186,11 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pack_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_size", (void **)&mpich_real.MPI_Pack_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) &&
@@ -9980,6 +10230,7 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
                                           tracer_args.comm, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -10001,10 +10252,11 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
   if (!tracer_real)
     tracer_real = (mpich_MPI_Status_set_elements_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_set_elements", (void **)&mpich_real.MPI_Status_set_elements);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) &&
@@ -10042,6 +10294,7 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -10062,10 +10315,11 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
   if (!tracer_real)
     tracer_real = (mpich_MPI_Status_set_elements_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_set_elements_x", (void **)&mpich_real.MPI_Status_set_elements_x);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) &&
@@ -10103,6 +10357,7 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -10123,10 +10378,11 @@ int MPI_Type_commit(MPI_Datatype *datatype) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_commit_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_commit", (void **)&mpich_real.MPI_Type_commit);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) &&
@@ -10159,6 +10415,7 @@ int MPI_Type_commit(MPI_Datatype *datatype) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -10180,10 +10437,11 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_contiguous_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_contiguous", (void **)&mpich_real.MPI_Type_contiguous);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) &&
@@ -10221,6 +10479,7 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) 
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -10245,10 +10504,11 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_darray_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_darray", (void **)&mpich_real.MPI_Type_create_darray);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                        array_of_psizes, order, oldtype, newtype);
   }
@@ -10305,6 +10565,7 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
                                           tracer_args.oldtype, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -10328,10 +10589,11 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_hindexed_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hindexed", (void **)&mpich_real.MPI_Type_create_hindexed);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) &&
@@ -10375,6 +10637,7 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
@@ -10398,10 +10661,11 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_hindexed_block_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hindexed_block", (void **)&mpich_real.MPI_Type_create_hindexed_block);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) &&
@@ -10444,6 +10708,7 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
@@ -10466,10 +10731,11 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_hvector_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hvector", (void **)&mpich_real.MPI_Type_create_hvector);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) &&
@@ -10512,6 +10778,7 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
@@ -10534,10 +10801,11 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_indexed_block_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_indexed_block", (void **)&mpich_real.MPI_Type_create_indexed_block);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) &&
@@ -10580,6 +10848,7 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
@@ -10602,10 +10871,11 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_resized_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_resized", (void **)&mpich_real.MPI_Type_create_resized);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) &&
@@ -10645,6 +10915,7 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
@@ -10668,10 +10939,11 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_struct_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_struct", (void **)&mpich_real.MPI_Type_create_struct);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -10716,6 +10988,7 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
                                           tracer_args.array_of_types, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
@@ -10739,10 +11012,11 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_subarray_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_subarray", (void **)&mpich_real.MPI_Type_create_subarray);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype,
                        newtype);
   }
@@ -10792,6 +11066,7 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
                                           tracer_args.oldtype, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
@@ -10813,10 +11088,11 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_dup_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_dup", (void **)&mpich_real.MPI_Type_dup);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) &&
@@ -10851,6 +11127,7 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
   tracer_args.tracer_result = tracer_real(tracer_args.oldtype, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
@@ -10872,10 +11149,11 @@ int MPI_Type_free(MPI_Datatype *datatype) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_free", (void **)&mpich_real.MPI_Type_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) &&
@@ -10908,6 +11186,7 @@ int MPI_Type_free(MPI_Datatype *datatype) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -10931,10 +11210,11 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_contents_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_contents", (void **)&mpich_real.MPI_Type_get_contents);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
@@ -10985,6 +11265,7 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
                                           tracer_args.array_of_datatypes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -11006,10 +11287,11 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_add
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_envelope_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_envelope", (void **)&mpich_real.MPI_Type_get_envelope);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, num_integers, num_addresses, num_datatypes, combiner);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) &&
@@ -11052,6 +11334,7 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_add
                                           tracer_args.combiner);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -11076,10 +11359,11 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_extent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_extent", (void **)&mpich_real.MPI_Type_get_extent);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) &&
@@ -11116,6 +11400,7 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.lb, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -11138,10 +11423,11 @@ int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_extent_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_extent_x", (void **)&mpich_real.MPI_Type_get_extent_x);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) &&
@@ -11178,6 +11464,7 @@ int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.lb, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -11200,10 +11487,11 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_name", (void **)&mpich_real.MPI_Type_get_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, type_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) &&
@@ -11241,6 +11529,7 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) {
                                           tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -11263,10 +11552,11 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_true_extent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_true_extent", (void **)&mpich_real.MPI_Type_get_true_extent);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) &&
@@ -11304,6 +11594,7 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
                                           tracer_args.true_extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -11326,10 +11617,11 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_true_extent_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_true_extent_x", (void **)&mpich_real.MPI_Type_get_true_extent_x);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) &&
@@ -11367,6 +11659,7 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
                                           tracer_args.true_extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
@@ -11391,10 +11684,11 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_indexed_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_indexed", (void **)&mpich_real.MPI_Type_indexed);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) &&
@@ -11438,6 +11732,7 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
@@ -11459,10 +11754,11 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_match_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_match_size", (void **)&mpich_real.MPI_Type_match_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(typeclass, size, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) &&
@@ -11500,6 +11796,7 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) {
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -11521,10 +11818,11 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_set_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_set_name", (void **)&mpich_real.MPI_Type_set_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, type_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) &&
@@ -11559,6 +11857,7 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.type_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -11579,10 +11878,11 @@ int MPI_Type_size(MPI_Datatype datatype, int *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_size", (void **)&mpich_real.MPI_Type_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) &&
@@ -11617,6 +11917,7 @@ int MPI_Type_size(MPI_Datatype datatype, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -11638,10 +11939,11 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_size_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_size_x", (void **)&mpich_real.MPI_Type_size_x);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) &&
@@ -11676,6 +11978,7 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -11698,10 +12001,11 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_vector_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_vector", (void **)&mpich_real.MPI_Type_vector);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) &&
@@ -11744,6 +12048,7 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -11766,10 +12071,11 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
   if (!tracer_real)
     tracer_real = (mpich_MPI_Unpack_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpack", (void **)&mpich_real.MPI_Unpack);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) &&
@@ -11817,6 +12123,7 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
@@ -11839,10 +12146,11 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
   if (!tracer_real)
     tracer_real = (mpich_MPI_Unpack_external_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpack_external", (void **)&mpich_real.MPI_Unpack_external);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) &&
@@ -11890,6 +12198,7 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -11911,10 +12220,11 @@ int MPI_Address(void *location, MPI_Aint *address) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Address_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Address", (void **)&mpich_real.MPI_Address);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) &&
@@ -11949,6 +12259,7 @@ int MPI_Address(void *location, MPI_Aint *address) {
   tracer_args.tracer_result = tracer_real(tracer_args.location, tracer_args.address);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -11970,10 +12281,11 @@ int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_extent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_extent", (void **)&mpich_real.MPI_Type_extent);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) &&
@@ -12008,6 +12320,7 @@ int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -12029,10 +12342,11 @@ int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_lb_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_lb", (void **)&mpich_real.MPI_Type_lb);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, displacement);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) &&
@@ -12067,6 +12381,7 @@ int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.displacement);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -12088,10 +12403,11 @@ int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_ub_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_ub", (void **)&mpich_real.MPI_Type_ub);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, displacement);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) &&
@@ -12126,6 +12442,7 @@ int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.displacement);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -12148,10 +12465,11 @@ int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_hindexed_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_hindexed", (void **)&mpich_real.MPI_Type_hindexed);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) &&
@@ -12195,6 +12513,7 @@ int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -12217,10 +12536,11 @@ int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype o
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_hvector_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_hvector", (void **)&mpich_real.MPI_Type_hvector);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) &&
@@ -12263,6 +12583,7 @@ int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype o
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -12285,10 +12606,11 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_struct_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_struct", (void **)&mpich_real.MPI_Type_struct);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -12333,6 +12655,7 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
                                           tracer_args.array_of_types, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -12354,10 +12677,11 @@ int MPI_Add_error_class(int *errorclass) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Add_error_class_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Add_error_class", (void **)&mpich_real.MPI_Add_error_class);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) &&
@@ -12390,6 +12714,7 @@ int MPI_Add_error_class(int *errorclass) {
   tracer_args.tracer_result = tracer_real(tracer_args.errorclass);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -12411,10 +12736,11 @@ int MPI_Add_error_code(int errorclass, int *errorcode) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Add_error_code_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Add_error_code", (void **)&mpich_real.MPI_Add_error_code);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorclass, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) &&
@@ -12449,6 +12775,7 @@ int MPI_Add_error_code(int errorclass, int *errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.errorclass, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -12470,10 +12797,11 @@ int MPI_Add_error_string(int errorcode, const char *string) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Add_error_string_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Add_error_string", (void **)&mpich_real.MPI_Add_error_string);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, string);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) &&
@@ -12508,6 +12836,7 @@ int MPI_Add_error_string(int errorcode, const char *string) {
   tracer_args.tracer_result = tracer_real(tracer_args.errorcode, tracer_args.string);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -12528,10 +12857,11 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_call_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_call_errhandler", (void **)&mpich_real.MPI_Comm_call_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) &&
@@ -12566,6 +12896,7 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -12587,10 +12918,11 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_create_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create_errhandler", (void **)&mpich_real.MPI_Comm_create_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) &&
@@ -12625,6 +12957,7 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
   tracer_args.tracer_result = tracer_real(tracer_args.comm_errhandler_fn, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -12646,10 +12979,11 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_get_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_errhandler", (void **)&mpich_real.MPI_Comm_get_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) &&
@@ -12684,6 +13018,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -12705,10 +13040,11 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_set_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_set_errhandler", (void **)&mpich_real.MPI_Comm_set_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) &&
@@ -12743,6 +13079,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -12763,10 +13100,11 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Errhandler_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Errhandler_free", (void **)&mpich_real.MPI_Errhandler_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) &&
@@ -12799,6 +13137,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -12820,10 +13159,11 @@ int MPI_Error_class(int errorcode, int *errorclass) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Error_class_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Error_class", (void **)&mpich_real.MPI_Error_class);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) &&
@@ -12858,6 +13198,7 @@ int MPI_Error_class(int errorcode, int *errorclass) {
   tracer_args.tracer_result = tracer_real(tracer_args.errorcode, tracer_args.errorclass);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -12879,10 +13220,11 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Error_string_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Error_string", (void **)&mpich_real.MPI_Error_string);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, string, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) &&
@@ -12920,6 +13262,7 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen) {
                                           tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -12942,10 +13285,11 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_call_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_call_errhandler", (void **)&mpich_real.MPI_File_call_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) &&
@@ -12980,6 +13324,7 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -13001,10 +13346,11 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_create_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_create_errhandler", (void **)&mpich_real.MPI_File_create_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(file_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) &&
@@ -13039,6 +13385,7 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
   tracer_args.tracer_result = tracer_real(tracer_args.file_errhandler_fn, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -13060,10 +13407,11 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_errhandler", (void **)&mpich_real.MPI_File_get_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) &&
@@ -13098,6 +13446,7 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.file, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -13119,10 +13468,11 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_set_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_errhandler", (void **)&mpich_real.MPI_File_set_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) &&
@@ -13157,6 +13507,7 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.file, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -13177,10 +13528,11 @@ int MPI_Session_call_errhandler(MPI_Session session, int errorcode) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_call_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_call_errhandler", (void **)&mpich_real.MPI_Session_call_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) &&
@@ -13215,6 +13567,7 @@ int MPI_Session_call_errhandler(MPI_Session session, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -13236,10 +13589,11 @@ int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errha
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_create_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_create_errhandler", (void **)&mpich_real.MPI_Session_create_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) &&
@@ -13274,6 +13628,7 @@ int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errha
   tracer_args.tracer_result = tracer_real(tracer_args.session_errhandler_fn, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -13295,10 +13650,11 @@ int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler) 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_get_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_errhandler", (void **)&mpich_real.MPI_Session_get_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) &&
@@ -13333,6 +13689,7 @@ int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler) 
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -13354,10 +13711,11 @@ int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_set_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_set_errhandler", (void **)&mpich_real.MPI_Session_set_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) &&
@@ -13392,6 +13750,7 @@ int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -13412,10 +13771,11 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_call_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_call_errhandler", (void **)&mpich_real.MPI_Win_call_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) &&
@@ -13450,6 +13810,7 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -13471,10 +13832,11 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_create_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create_errhandler", (void **)&mpich_real.MPI_Win_create_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) &&
@@ -13509,6 +13871,7 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
   tracer_args.tracer_result = tracer_real(tracer_args.win_errhandler_fn, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -13530,10 +13893,11 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_get_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_errhandler", (void **)&mpich_real.MPI_Win_get_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) &&
@@ -13568,6 +13932,7 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -13589,10 +13954,11 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_set_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_set_errhandler", (void **)&mpich_real.MPI_Win_set_errhandler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) &&
@@ -13627,6 +13993,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -13648,10 +14015,11 @@ int MPI_Errhandler_create(MPI_Comm_errhandler_function *comm_errhandler_fn,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Errhandler_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Errhandler_create", (void **)&mpich_real.MPI_Errhandler_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) &&
@@ -13686,6 +14054,7 @@ int MPI_Errhandler_create(MPI_Comm_errhandler_function *comm_errhandler_fn,
   tracer_args.tracer_result = tracer_real(tracer_args.comm_errhandler_fn, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -13707,10 +14076,11 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Errhandler_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Errhandler_get", (void **)&mpich_real.MPI_Errhandler_get);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) &&
@@ -13745,6 +14115,7 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -13766,10 +14137,11 @@ int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Errhandler_set_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Errhandler_set", (void **)&mpich_real.MPI_Errhandler_set);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) &&
@@ -13804,6 +14176,7 @@ int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -13824,10 +14197,11 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_compare_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_compare", (void **)&mpich_real.MPI_Group_compare);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) &&
@@ -13865,6 +14239,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
                                           tracer_args.result);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -13886,10 +14261,11 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_difference_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_difference", (void **)&mpich_real.MPI_Group_difference);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) &&
@@ -13927,6 +14303,7 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -13948,10 +14325,11 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_excl_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_excl", (void **)&mpich_real.MPI_Group_excl);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) &&
@@ -13991,6 +14369,7 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -14012,10 +14391,11 @@ int MPI_Group_free(MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_free", (void **)&mpich_real.MPI_Group_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) &&
@@ -14048,6 +14428,7 @@ int MPI_Group_free(MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -14069,10 +14450,11 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_incl_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_incl", (void **)&mpich_real.MPI_Group_incl);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) &&
@@ -14112,6 +14494,7 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -14133,10 +14516,11 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_intersection_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_intersection", (void **)&mpich_real.MPI_Group_intersection);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) &&
@@ -14174,6 +14558,7 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -14195,10 +14580,11 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_range_excl_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_range_excl", (void **)&mpich_real.MPI_Group_range_excl);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) &&
@@ -14238,6 +14624,7 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -14259,10 +14646,11 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_range_incl_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_range_incl", (void **)&mpich_real.MPI_Group_range_incl);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) &&
@@ -14302,6 +14690,7 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -14323,10 +14712,11 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_rank_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_rank", (void **)&mpich_real.MPI_Group_rank);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) &&
@@ -14361,6 +14751,7 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
   tracer_args.tracer_result = tracer_real(tracer_args.group, tracer_args.rank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -14382,10 +14773,11 @@ int MPI_Group_size(MPI_Group group, int *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_size", (void **)&mpich_real.MPI_Group_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) &&
@@ -14420,6 +14812,7 @@ int MPI_Group_size(MPI_Group group, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.group, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -14442,10 +14835,11 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_translate_ranks_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_translate_ranks", (void **)&mpich_real.MPI_Group_translate_ranks);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) &&
@@ -14487,6 +14881,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
                                           tracer_args.group2, tracer_args.ranks2);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -14507,10 +14902,11 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_union_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_union", (void **)&mpich_real.MPI_Group_union);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) &&
@@ -14548,6 +14944,7 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -14569,10 +14966,11 @@ int MPI_Info_create(MPI_Info *info) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_create", (void **)&mpich_real.MPI_Info_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) &&
@@ -14605,6 +15003,7 @@ int MPI_Info_create(MPI_Info *info) {
   tracer_args.tracer_result = tracer_real(tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -14626,10 +15025,11 @@ int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_create_env_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_create_env", (void **)&mpich_real.MPI_Info_create_env);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(argc, argv, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) &&
@@ -14666,6 +15066,7 @@ int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info) {
   tracer_args.tracer_result = tracer_real(tracer_args.argc, tracer_args.argv, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -14687,10 +15088,11 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_delete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_delete", (void **)&mpich_real.MPI_Info_delete);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) &&
@@ -14725,6 +15127,7 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.key);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -14745,10 +15148,11 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_dup_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_dup", (void **)&mpich_real.MPI_Info_dup);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, newinfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) &&
@@ -14783,6 +15187,7 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.newinfo);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -14804,10 +15209,11 @@ int MPI_Info_free(MPI_Info *info) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_free", (void **)&mpich_real.MPI_Info_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) &&
@@ -14840,6 +15246,7 @@ int MPI_Info_free(MPI_Info *info) {
   tracer_args.tracer_result = tracer_real(tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -14861,10 +15268,11 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get", (void **)&mpich_real.MPI_Info_get);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) &&
@@ -14906,6 +15314,7 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
                                           tracer_args.value, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -14928,10 +15337,11 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_get_nkeys_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get_nkeys", (void **)&mpich_real.MPI_Info_get_nkeys);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, nkeys);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) &&
@@ -14966,6 +15376,7 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.nkeys);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -14987,10 +15398,11 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_get_nthkey_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get_nthkey", (void **)&mpich_real.MPI_Info_get_nthkey);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, n, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) &&
@@ -15027,6 +15439,7 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.n, tracer_args.key);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -15048,10 +15461,11 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_get_string_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get_string", (void **)&mpich_real.MPI_Info_get_string);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, buflen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) &&
@@ -15093,6 +15507,7 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value
                                           tracer_args.value, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -15116,10 +15531,11 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_get_valuelen_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get_valuelen", (void **)&mpich_real.MPI_Info_get_valuelen);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) &&
@@ -15159,6 +15575,7 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
                                           tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -15181,10 +15598,11 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Info_set_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_set", (void **)&mpich_real.MPI_Info_set);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) &&
@@ -15221,6 +15639,7 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.key, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -15241,10 +15660,11 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Abort_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Abort", (void **)&mpich_real.MPI_Abort);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) &&
@@ -15279,6 +15699,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -15300,10 +15721,11 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_create_from_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create_from_group", (void **)&mpich_real.MPI_Comm_create_from_group);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, stringtag, info, errhandler, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) &&
@@ -15346,6 +15768,7 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
                                           tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -15367,10 +15790,11 @@ int MPI_Finalize(void) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Finalize_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Finalize", (void **)&mpich_real.MPI_Finalize);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) &&
@@ -15401,6 +15825,7 @@ int MPI_Finalize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -15421,10 +15846,11 @@ int MPI_Finalized(int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Finalized_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Finalized", (void **)&mpich_real.MPI_Finalized);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) &&
@@ -15457,6 +15883,7 @@ int MPI_Finalized(int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -15478,10 +15905,11 @@ int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_Group_from_session_pset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_from_session_pset", (void **)&mpich_real.MPI_Group_from_session_pset);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, pset_name, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) &&
@@ -15519,6 +15947,7 @@ int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -15540,10 +15969,11 @@ int MPI_Init(int *argc, char ***argv) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Init", (void **)&mpich_real.MPI_Init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(argc, argv);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) &&
@@ -15578,6 +16008,7 @@ int MPI_Init(int *argc, char ***argv) {
   tracer_args.tracer_result = tracer_real(tracer_args.argc, tracer_args.argv);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -15600,10 +16031,11 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Init_thread_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Init_thread", (void **)&mpich_real.MPI_Init_thread);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(argc, argv, required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) &&
@@ -15643,6 +16075,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
                                           tracer_args.provided);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
@@ -15666,10 +16099,11 @@ int MPI_Initialized(int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Initialized_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Initialized", (void **)&mpich_real.MPI_Initialized);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) &&
@@ -15702,6 +16136,7 @@ int MPI_Initialized(int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -15723,10 +16158,11 @@ int MPI_Is_thread_main(int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Is_thread_main_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Is_thread_main", (void **)&mpich_real.MPI_Is_thread_main);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) &&
@@ -15759,6 +16195,7 @@ int MPI_Is_thread_main(int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -15780,10 +16217,11 @@ int MPI_Query_thread(int *provided) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Query_thread_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Query_thread", (void **)&mpich_real.MPI_Query_thread);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) &&
@@ -15816,6 +16254,7 @@ int MPI_Query_thread(int *provided) {
   tracer_args.tracer_result = tracer_real(tracer_args.provided);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -15837,10 +16276,11 @@ int MPI_Session_finalize(MPI_Session *session) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_finalize_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_finalize", (void **)&mpich_real.MPI_Session_finalize);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) &&
@@ -15873,6 +16313,7 @@ int MPI_Session_finalize(MPI_Session *session) {
   tracer_args.tracer_result = tracer_real(tracer_args.session);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -15894,10 +16335,11 @@ int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_info", (void **)&mpich_real.MPI_Session_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) &&
@@ -15932,6 +16374,7 @@ int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -15954,10 +16397,11 @@ int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pse
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_get_nth_pset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_nth_pset", (void **)&mpich_real.MPI_Session_get_nth_pset);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, info, n, pset_len, pset_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) &&
@@ -15999,6 +16443,7 @@ int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pse
                                           tracer_args.pset_len, tracer_args.pset_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
@@ -16021,10 +16466,11 @@ int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_nam
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_get_num_psets_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_num_psets", (void **)&mpich_real.MPI_Session_get_num_psets);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, info, npset_names);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) &&
@@ -16062,6 +16508,7 @@ int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_nam
                                           tracer_args.npset_names);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -16083,10 +16530,11 @@ int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_In
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_get_pset_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_pset_info", (void **)&mpich_real.MPI_Session_get_pset_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, pset_name, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) &&
@@ -16124,6 +16572,7 @@ int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_In
                                           tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -16145,10 +16594,11 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *sess
   if (!tracer_real)
     tracer_real = (mpich_MPI_Session_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_init", (void **)&mpich_real.MPI_Session_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, errhandler, session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) &&
@@ -16186,6 +16636,7 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *sess
                                           tracer_args.session);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -16207,10 +16658,11 @@ MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Aint_add_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Aint_add", (void **)&mpich_real.MPI_Aint_add);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(base, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) &&
@@ -16245,6 +16697,7 @@ MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) {
   tracer_args.tracer_result = tracer_real(tracer_args.base, tracer_args.disp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -16266,10 +16719,11 @@ MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Aint_diff_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Aint_diff", (void **)&mpich_real.MPI_Aint_diff);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(addr1, addr2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) &&
@@ -16304,6 +16758,7 @@ MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
   tracer_args.tracer_result = tracer_real(tracer_args.addr1, tracer_args.addr2);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -16325,10 +16780,11 @@ int MPI_Get_library_version(char *version, int *resultlen) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_library_version_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_library_version", (void **)&mpich_real.MPI_Get_library_version);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) &&
@@ -16363,6 +16819,7 @@ int MPI_Get_library_version(char *version, int *resultlen) {
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -16385,10 +16842,11 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_processor_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_processor_name", (void **)&mpich_real.MPI_Get_processor_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) &&
@@ -16423,6 +16881,7 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
@@ -16445,10 +16904,11 @@ int MPI_Get_version(int *version, int *subversion) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_version_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_version", (void **)&mpich_real.MPI_Get_version);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, subversion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) &&
@@ -16483,6 +16943,7 @@ int MPI_Get_version(int *version, int *subversion) {
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.subversion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -16505,10 +16966,11 @@ int MPI_Op_commutative(MPI_Op op, int *commute) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Op_commutative_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Op_commutative", (void **)&mpich_real.MPI_Op_commutative);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(op, commute);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) &&
@@ -16543,6 +17005,7 @@ int MPI_Op_commutative(MPI_Op op, int *commute) {
   tracer_args.tracer_result = tracer_real(tracer_args.op, tracer_args.commute);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -16564,10 +17027,11 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Op_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Op_create", (void **)&mpich_real.MPI_Op_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(user_fn, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) &&
@@ -16604,6 +17068,7 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) {
   tracer_args.tracer_result = tracer_real(tracer_args.user_fn, tracer_args.commute, tracer_args.op);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -16625,10 +17090,11 @@ int MPI_Op_free(MPI_Op *op) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Op_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Op_free", (void **)&mpich_real.MPI_Op_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) &&
@@ -16661,6 +17127,7 @@ int MPI_Op_free(MPI_Op *op) {
   tracer_args.tracer_result = tracer_real(tracer_args.op);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -16682,10 +17149,11 @@ int MPI_Parrived(MPI_Request request, int partition, int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Parrived_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Parrived", (void **)&mpich_real.MPI_Parrived);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, partition, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) &&
@@ -16723,6 +17191,7 @@ int MPI_Parrived(MPI_Request request, int partition, int *flag) {
                                           tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -16744,10 +17213,11 @@ int MPI_Pready(int partition, MPI_Request request) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pready_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pready", (void **)&mpich_real.MPI_Pready);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(partition, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) &&
@@ -16782,6 +17252,7 @@ int MPI_Pready(int partition, MPI_Request request) {
   tracer_args.tracer_result = tracer_real(tracer_args.partition, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -16802,10 +17273,11 @@ int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pready_list_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pready_list", (void **)&mpich_real.MPI_Pready_list);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(length, array_of_partitions, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) &&
@@ -16843,6 +17315,7 @@ int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
@@ -16863,10 +17336,11 @@ int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pready_range_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pready_range", (void **)&mpich_real.MPI_Pready_range);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(partition_low, partition_high, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) &&
@@ -16904,6 +17378,7 @@ int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -16925,10 +17400,11 @@ int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype data
   if (!tracer_real)
     tracer_real = (mpich_MPI_Precv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Precv_init", (void **)&mpich_real.MPI_Precv_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, partitions, count, datatype, dest, tag, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) &&
@@ -16980,6 +17456,7 @@ int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype data
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
@@ -17002,10 +17479,11 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Psend_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Psend_init", (void **)&mpich_real.MPI_Psend_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, partitions, count, datatype, dest, tag, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) &&
@@ -17057,6 +17535,7 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -17078,10 +17557,11 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   if (!tracer_real)
     tracer_real = (mpich_MPI_Bsend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bsend", (void **)&mpich_real.MPI_Bsend);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) &&
@@ -17125,6 +17605,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -17147,10 +17628,11 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Bsend_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bsend_init", (void **)&mpich_real.MPI_Bsend_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) &&
@@ -17197,6 +17679,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -17219,10 +17702,11 @@ int MPI_Buffer_attach(void *buffer, int size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Buffer_attach_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Buffer_attach", (void **)&mpich_real.MPI_Buffer_attach);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) &&
@@ -17257,6 +17741,7 @@ int MPI_Buffer_attach(void *buffer, int size) {
   tracer_args.tracer_result = tracer_real(tracer_args.buffer, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -17277,10 +17762,11 @@ int MPI_Buffer_detach(void *buffer_addr, int *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Buffer_detach_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Buffer_detach", (void **)&mpich_real.MPI_Buffer_detach);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer_addr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) &&
@@ -17315,6 +17801,7 @@ int MPI_Buffer_detach(void *buffer_addr, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.buffer_addr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -17337,10 +17824,11 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ibsend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibsend", (void **)&mpich_real.MPI_Ibsend);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) &&
@@ -17387,6 +17875,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -17410,10 +17899,11 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
   if (!tracer_real)
     tracer_real = (mpich_MPI_Improbe_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Improbe", (void **)&mpich_real.MPI_Improbe);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) &&
@@ -17458,6 +17948,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -17481,10 +17972,11 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
   if (!tracer_real)
     tracer_real = (mpich_MPI_Imrecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Imrecv", (void **)&mpich_real.MPI_Imrecv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) &&
@@ -17526,6 +18018,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
                                           tracer_args.message, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -17548,10 +18041,11 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iprobe_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iprobe", (void **)&mpich_real.MPI_Iprobe);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) &&
@@ -17593,6 +18087,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
                                           tracer_args.flag, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -17615,10 +18110,11 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Irecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Irecv", (void **)&mpich_real.MPI_Irecv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) &&
@@ -17665,6 +18161,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -17688,10 +18185,11 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Irsend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Irsend", (void **)&mpich_real.MPI_Irsend);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) &&
@@ -17738,6 +18236,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -17761,10 +18260,11 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   if (!tracer_real)
     tracer_real = (mpich_MPI_Isend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isend", (void **)&mpich_real.MPI_Isend);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) &&
@@ -17811,6 +18311,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -17835,10 +18336,11 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   if (!tracer_real)
     tracer_real = (mpich_MPI_Isendrecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isendrecv", (void **)&mpich_real.MPI_Isendrecv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, request);
   }
@@ -17900,6 +18402,7 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -17922,10 +18425,11 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Isendrecv_replace_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isendrecv_replace", (void **)&mpich_real.MPI_Isendrecv_replace);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) &&
@@ -17977,6 +18481,7 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -17999,10 +18504,11 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Issend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Issend", (void **)&mpich_real.MPI_Issend);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) &&
@@ -18049,6 +18555,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -18071,10 +18578,11 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
   if (!tracer_real)
     tracer_real = (mpich_MPI_Mprobe_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Mprobe", (void **)&mpich_real.MPI_Mprobe);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) &&
@@ -18116,6 +18624,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
                                           tracer_args.message, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -18137,10 +18646,11 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Mrecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Mrecv", (void **)&mpich_real.MPI_Mrecv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) &&
@@ -18182,6 +18692,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                                           tracer_args.message, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -18203,10 +18714,11 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Probe_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Probe", (void **)&mpich_real.MPI_Probe);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) &&
@@ -18246,6 +18758,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -18267,10 +18780,11 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
   if (!tracer_real)
     tracer_real = (mpich_MPI_Recv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Recv", (void **)&mpich_real.MPI_Recv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) &&
@@ -18317,6 +18831,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -18339,10 +18854,11 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
   if (!tracer_real)
     tracer_real = (mpich_MPI_Recv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Recv_init", (void **)&mpich_real.MPI_Recv_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) &&
@@ -18389,6 +18905,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -18411,10 +18928,11 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rsend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rsend", (void **)&mpich_real.MPI_Rsend);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) &&
@@ -18458,6 +18976,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -18480,10 +18999,11 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rsend_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rsend_init", (void **)&mpich_real.MPI_Rsend_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) &&
@@ -18530,6 +19050,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -18552,10 +19073,11 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
   if (!tracer_real)
     tracer_real = (mpich_MPI_Send_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Send", (void **)&mpich_real.MPI_Send);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) &&
@@ -18599,6 +19121,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -18621,10 +19144,11 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
   if (!tracer_real)
     tracer_real = (mpich_MPI_Send_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Send_init", (void **)&mpich_real.MPI_Send_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) &&
@@ -18671,6 +19195,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
@@ -18695,10 +19220,11 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Sendrecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Sendrecv", (void **)&mpich_real.MPI_Sendrecv);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -18760,6 +19286,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
@@ -18782,10 +19309,11 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Sendrecv_replace_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Sendrecv_replace", (void **)&mpich_real.MPI_Sendrecv_replace);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) &&
@@ -18837,6 +19365,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
@@ -18858,10 +19387,11 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ssend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ssend", (void **)&mpich_real.MPI_Ssend);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) &&
@@ -18905,6 +19435,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -18927,10 +19458,11 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ssend_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ssend_init", (void **)&mpich_real.MPI_Ssend_init);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) &&
@@ -18977,6 +19509,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -18999,10 +19532,11 @@ int MPI_Cancel(MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cancel_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cancel", (void **)&mpich_real.MPI_Cancel);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) &&
@@ -19035,6 +19569,7 @@ int MPI_Cancel(MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -19056,10 +19591,11 @@ int MPI_Grequest_complete(MPI_Request request) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Grequest_complete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Grequest_complete", (void **)&mpich_real.MPI_Grequest_complete);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) &&
@@ -19092,6 +19628,7 @@ int MPI_Grequest_complete(MPI_Request request) {
   tracer_args.tracer_result = tracer_real(tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -19114,10 +19651,11 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
   if (!tracer_real)
     tracer_real = (mpich_MPI_Grequest_start_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Grequest_start", (void **)&mpich_real.MPI_Grequest_start);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) &&
@@ -19160,6 +19698,7 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -19181,10 +19720,11 @@ int MPI_Request_free(MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Request_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Request_free", (void **)&mpich_real.MPI_Request_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) &&
@@ -19217,6 +19757,7 @@ int MPI_Request_free(MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -19238,10 +19779,11 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Request_get_status_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Request_get_status", (void **)&mpich_real.MPI_Request_get_status);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) &&
@@ -19278,6 +19820,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -19299,10 +19842,11 @@ int MPI_Start(MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Start_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Start", (void **)&mpich_real.MPI_Start);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) &&
@@ -19335,6 +19879,7 @@ int MPI_Start(MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -19356,10 +19901,11 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Startall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Startall", (void **)&mpich_real.MPI_Startall);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) &&
@@ -19394,6 +19940,7 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -19414,10 +19961,11 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Status_set_cancelled_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_set_cancelled", (void **)&mpich_real.MPI_Status_set_cancelled);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) &&
@@ -19452,6 +20000,7 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.status, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -19472,10 +20021,11 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Test_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Test", (void **)&mpich_real.MPI_Test);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test) &&
@@ -19513,6 +20063,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -19535,10 +20086,11 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Test_cancelled_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Test_cancelled", (void **)&mpich_real.MPI_Test_cancelled);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) &&
@@ -19573,6 +20125,7 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.status, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -19595,10 +20148,11 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Testall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Testall", (void **)&mpich_real.MPI_Testall);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) &&
@@ -19638,6 +20192,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                                           tracer_args.flag, tracer_args.array_of_statuses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -19659,10 +20214,11 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag
   if (!tracer_real)
     tracer_real = (mpich_MPI_Testany_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Testany", (void **)&mpich_real.MPI_Testany);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, indx, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) &&
@@ -19704,6 +20260,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag
                                           tracer_args.indx, tracer_args.flag, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -19727,10 +20284,11 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Testsome_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Testsome", (void **)&mpich_real.MPI_Testsome);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) &&
@@ -19774,6 +20332,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                                           tracer_args.array_of_statuses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -19795,10 +20354,11 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Wait_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Wait", (void **)&mpich_real.MPI_Wait);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait) &&
@@ -19834,6 +20394,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.request, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -19855,10 +20416,11 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
   if (!tracer_real)
     tracer_real = (mpich_MPI_Waitall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Waitall", (void **)&mpich_real.MPI_Waitall);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall) &&
@@ -19896,6 +20458,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
                                           tracer_args.array_of_statuses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -19916,10 +20479,11 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Statu
   if (!tracer_real)
     tracer_real = (mpich_MPI_Waitany_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Waitany", (void **)&mpich_real.MPI_Waitany);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, indx, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) &&
@@ -19959,6 +20523,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Statu
                                           tracer_args.indx, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -19981,10 +20546,11 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Waitsome_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Waitsome", (void **)&mpich_real.MPI_Waitsome);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) &&
@@ -20028,6 +20594,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                                           tracer_args.array_of_statuses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -20051,10 +20618,11 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
   if (!tracer_real)
     tracer_real = (mpich_MPI_Accumulate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Accumulate", (void **)&mpich_real.MPI_Accumulate);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -20109,6 +20677,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
                                           tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -20130,10 +20699,11 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alloc_mem_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alloc_mem", (void **)&mpich_real.MPI_Alloc_mem);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, info, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) &&
@@ -20170,6 +20740,7 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.size, tracer_args.info, tracer_args.baseptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -20191,10 +20762,11 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
   if (!tracer_real)
     tracer_real = (mpich_MPI_Compare_and_swap_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Compare_and_swap", (void **)&mpich_real.MPI_Compare_and_swap);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
@@ -20244,6 +20816,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
                                           tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -20265,10 +20838,11 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
   if (!tracer_real)
     tracer_real = (mpich_MPI_Fetch_and_op_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Fetch_and_op", (void **)&mpich_real.MPI_Fetch_and_op);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) &&
@@ -20316,6 +20890,7 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
                                           tracer_args.target_disp, tracer_args.op, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -20336,10 +20911,11 @@ int MPI_Free_mem(void *base) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Free_mem_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Free_mem", (void **)&mpich_real.MPI_Free_mem);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) &&
@@ -20372,6 +20948,7 @@ int MPI_Free_mem(void *base) {
   tracer_args.tracer_result = tracer_real(tracer_args.base);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -20393,10 +20970,11 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get", (void **)&mpich_real.MPI_Get);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -20448,6 +21026,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
                                           tracer_args.target_datatype, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -20472,10 +21051,11 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_accumulate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_accumulate", (void **)&mpich_real.MPI_Get_accumulate);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -20539,6 +21119,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
                                           tracer_args.op, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
@@ -20562,10 +21143,11 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Put_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Put", (void **)&mpich_real.MPI_Put);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -20617,6 +21199,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
                                           tracer_args.target_datatype, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
@@ -20640,10 +21223,11 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   if (!tracer_real)
     tracer_real = (mpich_MPI_Raccumulate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Raccumulate", (void **)&mpich_real.MPI_Raccumulate);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -20700,6 +21284,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                                           tracer_args.win, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
@@ -20724,10 +21309,11 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rget_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rget", (void **)&mpich_real.MPI_Rget);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -20782,6 +21368,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
@@ -20807,10 +21394,11 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rget_accumulate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rget_accumulate", (void **)&mpich_real.MPI_Rget_accumulate);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -20876,6 +21464,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                                           tracer_args.op, tracer_args.win, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
@@ -20899,10 +21488,11 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rput_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rput", (void **)&mpich_real.MPI_Rput);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -20957,6 +21547,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
@@ -20980,10 +21571,11 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_allocate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_allocate", (void **)&mpich_real.MPI_Win_allocate);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) &&
@@ -21027,6 +21619,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                           tracer_args.comm, tracer_args.baseptr, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
@@ -21049,10 +21642,11 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_allocate_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_allocate_shared", (void **)&mpich_real.MPI_Win_allocate_shared);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) &&
@@ -21096,6 +21690,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
                                           tracer_args.comm, tracer_args.baseptr, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
@@ -21117,10 +21712,11 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_attach_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_attach", (void **)&mpich_real.MPI_Win_attach);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, base, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) &&
@@ -21157,6 +21753,7 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.base, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
@@ -21177,10 +21774,11 @@ int MPI_Win_complete(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_complete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_complete", (void **)&mpich_real.MPI_Win_complete);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) &&
@@ -21213,6 +21811,7 @@ int MPI_Win_complete(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
@@ -21234,10 +21833,11 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create", (void **)&mpich_real.MPI_Win_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) &&
@@ -21281,6 +21881,7 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
                                           tracer_args.info, tracer_args.comm, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
@@ -21302,10 +21903,11 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_create_dynamic_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create_dynamic", (void **)&mpich_real.MPI_Win_create_dynamic);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) &&
@@ -21342,6 +21944,7 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.comm, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
@@ -21363,10 +21966,11 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_detach_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_detach", (void **)&mpich_real.MPI_Win_detach);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) &&
@@ -21401,6 +22005,7 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.base);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
@@ -21421,10 +22026,11 @@ int MPI_Win_fence(int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_fence_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_fence", (void **)&mpich_real.MPI_Win_fence);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) &&
@@ -21459,6 +22065,7 @@ int MPI_Win_fence(int assert, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
@@ -21479,10 +22086,11 @@ int MPI_Win_flush(int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_flush_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_flush", (void **)&mpich_real.MPI_Win_flush);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) &&
@@ -21517,6 +22125,7 @@ int MPI_Win_flush(int rank, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.rank, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
@@ -21537,10 +22146,11 @@ int MPI_Win_flush_all(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_flush_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_flush_all", (void **)&mpich_real.MPI_Win_flush_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) &&
@@ -21573,6 +22183,7 @@ int MPI_Win_flush_all(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
@@ -21593,10 +22204,11 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_flush_local_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_flush_local", (void **)&mpich_real.MPI_Win_flush_local);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) &&
@@ -21631,6 +22243,7 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.rank, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
@@ -21651,10 +22264,11 @@ int MPI_Win_flush_local_all(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_flush_local_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_flush_local_all", (void **)&mpich_real.MPI_Win_flush_local_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) &&
@@ -21687,6 +22301,7 @@ int MPI_Win_flush_local_all(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
@@ -21707,10 +22322,11 @@ int MPI_Win_free(MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_free", (void **)&mpich_real.MPI_Win_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) &&
@@ -21743,6 +22359,7 @@ int MPI_Win_free(MPI_Win *win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
@@ -21764,10 +22381,11 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_get_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_group", (void **)&mpich_real.MPI_Win_get_group);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) &&
@@ -21802,6 +22420,7 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
@@ -21823,10 +22442,11 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_info", (void **)&mpich_real.MPI_Win_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) &&
@@ -21861,6 +22481,7 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
@@ -21882,10 +22503,11 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_get_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_name", (void **)&mpich_real.MPI_Win_get_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) &&
@@ -21923,6 +22545,7 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
                                           tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
@@ -21945,10 +22568,11 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_lock_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_lock", (void **)&mpich_real.MPI_Win_lock);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(lock_type, rank, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) &&
@@ -21988,6 +22612,7 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
                                           tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
@@ -22008,10 +22633,11 @@ int MPI_Win_lock_all(int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_lock_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_lock_all", (void **)&mpich_real.MPI_Win_lock_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) &&
@@ -22046,6 +22672,7 @@ int MPI_Win_lock_all(int assert, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
@@ -22066,10 +22693,11 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_post_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_post", (void **)&mpich_real.MPI_Win_post);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) &&
@@ -22106,6 +22734,7 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.group, tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
@@ -22126,10 +22755,11 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_set_info", (void **)&mpich_real.MPI_Win_set_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) &&
@@ -22164,6 +22794,7 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
@@ -22184,10 +22815,11 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_set_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_set_name", (void **)&mpich_real.MPI_Win_set_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) &&
@@ -22222,6 +22854,7 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.win_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
@@ -22242,10 +22875,11 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_shared_query_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_shared_query", (void **)&mpich_real.MPI_Win_shared_query);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) &&
@@ -22287,6 +22921,7 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
                                           tracer_args.disp_unit, tracer_args.baseptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
@@ -22309,10 +22944,11 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_start_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_start", (void **)&mpich_real.MPI_Win_start);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) &&
@@ -22349,6 +22985,7 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.group, tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
@@ -22369,10 +23006,11 @@ int MPI_Win_sync(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_sync_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_sync", (void **)&mpich_real.MPI_Win_sync);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) &&
@@ -22405,6 +23043,7 @@ int MPI_Win_sync(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
@@ -22425,10 +23064,11 @@ int MPI_Win_test(MPI_Win win, int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_test_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_test", (void **)&mpich_real.MPI_Win_test);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) &&
@@ -22463,6 +23103,7 @@ int MPI_Win_test(MPI_Win win, int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
@@ -22484,10 +23125,11 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_unlock_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_unlock", (void **)&mpich_real.MPI_Win_unlock);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) &&
@@ -22522,6 +23164,7 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.rank, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
@@ -22542,10 +23185,11 @@ int MPI_Win_unlock_all(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_unlock_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_unlock_all", (void **)&mpich_real.MPI_Win_unlock_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) &&
@@ -22578,6 +23222,7 @@ int MPI_Win_unlock_all(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
@@ -22598,10 +23243,11 @@ int MPI_Win_wait(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_wait_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_wait", (void **)&mpich_real.MPI_Win_wait);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) &&
@@ -22634,6 +23280,7 @@ int MPI_Win_wait(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
@@ -22654,10 +23301,11 @@ int MPI_Close_port(const char *port_name) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Close_port_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Close_port", (void **)&mpich_real.MPI_Close_port);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) &&
@@ -22690,6 +23338,7 @@ int MPI_Close_port(const char *port_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
@@ -22710,10 +23359,11 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_accept_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_accept", (void **)&mpich_real.MPI_Comm_accept);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) &&
@@ -22755,6 +23405,7 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
                                           tracer_args.comm, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
@@ -22777,10 +23428,11 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_connect_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_connect", (void **)&mpich_real.MPI_Comm_connect);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) &&
@@ -22822,6 +23474,7 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
                                           tracer_args.comm, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
@@ -22843,10 +23496,11 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_disconnect_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_disconnect", (void **)&mpich_real.MPI_Comm_disconnect);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) &&
@@ -22879,6 +23533,7 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
@@ -22900,10 +23555,11 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_get_parent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_parent", (void **)&mpich_real.MPI_Comm_get_parent);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(parent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) &&
@@ -22936,6 +23592,7 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
   tracer_args.tracer_result = tracer_real(tracer_args.parent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
@@ -22957,10 +23614,11 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_join_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_join", (void **)&mpich_real.MPI_Comm_join);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fd, intercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) &&
@@ -22995,6 +23653,7 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
   tracer_args.tracer_result = tracer_real(tracer_args.fd, tracer_args.intercomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
@@ -23017,10 +23676,11 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_spawn_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_spawn", (void **)&mpich_real.MPI_Comm_spawn);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) &&
@@ -23071,6 +23731,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
                                           tracer_args.array_of_errcodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
@@ -23094,10 +23755,11 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
   if (!tracer_real)
     tracer_real = (mpich_MPI_Comm_spawn_multiple_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_spawn_multiple", (void **)&mpich_real.MPI_Comm_spawn_multiple);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
@@ -23152,6 +23814,7 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
                                           tracer_args.array_of_errcodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
@@ -23173,10 +23836,11 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Lookup_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Lookup_name", (void **)&mpich_real.MPI_Lookup_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) &&
@@ -23214,6 +23878,7 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
                                           tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
@@ -23235,10 +23900,11 @@ int MPI_Open_port(MPI_Info info, char *port_name) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Open_port_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Open_port", (void **)&mpich_real.MPI_Open_port);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) &&
@@ -23273,6 +23939,7 @@ int MPI_Open_port(MPI_Info info, char *port_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
@@ -23294,10 +23961,11 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
   if (!tracer_real)
     tracer_real = (mpich_MPI_Publish_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Publish_name", (void **)&mpich_real.MPI_Publish_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) &&
@@ -23335,6 +24003,7 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
                                           tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
@@ -23355,10 +24024,11 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
   if (!tracer_real)
     tracer_real = (mpich_MPI_Unpublish_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpublish_name", (void **)&mpich_real.MPI_Unpublish_name);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) &&
@@ -23396,6 +24066,7 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
                                           tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
@@ -23416,10 +24087,11 @@ double MPI_Wtick(void) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Wtick_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Wtick", (void **)&mpich_real.MPI_Wtick);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) &&
@@ -23450,6 +24122,7 @@ double MPI_Wtick(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
@@ -23471,10 +24144,11 @@ double MPI_Wtime(void) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Wtime_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Wtime", (void **)&mpich_real.MPI_Wtime);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) &&
@@ -23505,6 +24179,7 @@ double MPI_Wtime(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
@@ -23526,10 +24201,11 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cart_coords_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_coords", (void **)&mpich_real.MPI_Cart_coords);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxdims, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) &&
@@ -23569,6 +24245,7 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
                                           tracer_args.coords);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
@@ -23590,10 +24267,11 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cart_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_create", (void **)&mpich_real.MPI_Cart_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, ndims, dims, periods, reorder, comm_cart);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) &&
@@ -23638,6 +24316,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
                                           tracer_args.comm_cart);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
@@ -23659,10 +24338,11 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cart_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_get", (void **)&mpich_real.MPI_Cart_get);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) &&
@@ -23704,6 +24384,7 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
                                           tracer_args.periods, tracer_args.coords);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
@@ -23724,10 +24405,11 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cart_map_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_map", (void **)&mpich_real.MPI_Cart_map);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) &&
@@ -23769,6 +24451,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
                                           tracer_args.periods, tracer_args.newrank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
@@ -23790,10 +24473,11 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cart_rank_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_rank", (void **)&mpich_real.MPI_Cart_rank);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, coords, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) &&
@@ -23830,6 +24514,7 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.coords, tracer_args.rank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
@@ -23851,10 +24536,11 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cart_shift_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_shift", (void **)&mpich_real.MPI_Cart_shift);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) &&
@@ -23896,6 +24582,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
                                           tracer_args.rank_source, tracer_args.rank_dest);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
@@ -23918,10 +24605,11 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cart_sub_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_sub", (void **)&mpich_real.MPI_Cart_sub);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, remain_dims, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) &&
@@ -23959,6 +24647,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
                                           tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
@@ -23980,10 +24669,11 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Cartdim_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cartdim_get", (void **)&mpich_real.MPI_Cartdim_get);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, ndims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) &&
@@ -24018,6 +24708,7 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.ndims);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
@@ -24039,10 +24730,11 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Dims_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dims_create", (void **)&mpich_real.MPI_Dims_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(nnodes, ndims, dims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) &&
@@ -24079,6 +24771,7 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   tracer_args.tracer_result = tracer_real(tracer_args.nnodes, tracer_args.ndims, tracer_args.dims);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
@@ -24101,10 +24794,11 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
   if (!tracer_real)
     tracer_real = (mpich_MPI_Dist_graph_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dist_graph_create", (void **)&mpich_real.MPI_Dist_graph_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, n, sources, degrees, destinations, weights, info, reorder,
                        comm_dist_graph);
   }
@@ -24158,6 +24852,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
                                           tracer_args.reorder, tracer_args.comm_dist_graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
@@ -24182,10 +24877,11 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   if (!tracer_real)
     tracer_real = (mpich_MPI_Dist_graph_create_adjacent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dist_graph_create_adjacent", (void **)&mpich_real.MPI_Dist_graph_create_adjacent);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
@@ -24242,6 +24938,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
                                           tracer_args.reorder, tracer_args.comm_dist_graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
@@ -24264,10 +24961,11 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Dist_graph_neighbors_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dist_graph_neighbors", (void **)&mpich_real.MPI_Dist_graph_neighbors);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
@@ -24317,6 +25015,7 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
                                           tracer_args.destweights);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
@@ -24337,10 +25036,11 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Dist_graph_neighbors_count_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dist_graph_neighbors_count", (void **)&mpich_real.MPI_Dist_graph_neighbors_count);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, indegree, outdegree, weighted);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) &&
@@ -24380,6 +25080,7 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
                                           tracer_args.outdegree, tracer_args.weighted);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(349, tracer_depth, tracer_args.tracer_status);
@@ -24404,10 +25105,11 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Graph_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_create", (void **)&mpich_real.MPI_Graph_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, nnodes, indx, edges, reorder, comm_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) &&
@@ -24452,6 +25154,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int 
                                           tracer_args.comm_graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
@@ -24473,10 +25176,11 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int indx[], int edg
   if (!tracer_real)
     tracer_real = (mpich_MPI_Graph_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_get", (void **)&mpich_real.MPI_Graph_get);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxindex, maxedges, indx, edges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) &&
@@ -24519,6 +25223,7 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int indx[], int edg
                                           tracer_args.edges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
@@ -24539,10 +25244,11 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[]
   if (!tracer_real)
     tracer_real = (mpich_MPI_Graph_map_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_map", (void **)&mpich_real.MPI_Graph_map);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, indx, edges, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) &&
@@ -24584,6 +25290,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[], const int edges[]
                                           tracer_args.edges, tracer_args.newrank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
@@ -24605,10 +25312,11 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
   if (!tracer_real)
     tracer_real = (mpich_MPI_Graph_neighbors_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_neighbors", (void **)&mpich_real.MPI_Graph_neighbors);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) &&
@@ -24648,6 +25356,7 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
                                           tracer_args.maxneighbors, tracer_args.neighbors);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
@@ -24668,10 +25377,11 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Graph_neighbors_count_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_neighbors_count", (void **)&mpich_real.MPI_Graph_neighbors_count);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, nneighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) &&
@@ -24709,6 +25419,7 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
                                           tracer_args.nneighbors);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
@@ -24730,10 +25441,11 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Graphdims_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graphdims_get", (void **)&mpich_real.MPI_Graphdims_get);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, nedges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) &&
@@ -24770,6 +25482,7 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.nnodes, tracer_args.nedges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
@@ -24792,10 +25505,11 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Topo_test_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Topo_test", (void **)&mpich_real.MPI_Topo_test);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) &&
@@ -24830,6 +25544,7 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(356, tracer_depth, tracer_args.tracer_status);
@@ -24851,10 +25566,11 @@ int MPI_T_category_changed(int *update_number) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_changed_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_changed", (void **)&mpich_real.MPI_T_category_changed);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(update_number);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) &&
@@ -24887,6 +25603,7 @@ int MPI_T_category_changed(int *update_number) {
   tracer_args.tracer_result = tracer_real(tracer_args.update_number);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
@@ -24908,10 +25625,11 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_get_categories_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_categories", (void **)&mpich_real.MPI_T_category_get_categories);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) &&
@@ -24949,6 +25667,7 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
                                           tracer_args.indices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
@@ -24969,10 +25688,11 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_get_cvars_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_cvars", (void **)&mpich_real.MPI_T_category_get_cvars);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) &&
@@ -25010,6 +25730,7 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
                                           tracer_args.indices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
@@ -25030,10 +25751,11 @@ int MPI_T_category_get_events(int cat_index, int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_get_events_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_events", (void **)&mpich_real.MPI_T_category_get_events);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) &&
@@ -25071,6 +25793,7 @@ int MPI_T_category_get_events(int cat_index, int len, int indices[]) {
                                           tracer_args.indices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
@@ -25091,10 +25814,11 @@ int MPI_T_category_get_index(const char *name, int *cat_index) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_get_index_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_index", (void **)&mpich_real.MPI_T_category_get_index);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, cat_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) &&
@@ -25129,6 +25853,7 @@ int MPI_T_category_get_index(const char *name, int *cat_index) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.cat_index);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
@@ -25151,10 +25876,11 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_info", (void **)&mpich_real.MPI_T_category_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
@@ -25206,6 +25932,7 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
                                           tracer_args.num_pvars, tracer_args.num_categories);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
@@ -25233,10 +25960,11 @@ int MPI_T_category_get_num(int *num_cat) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_num", (void **)&mpich_real.MPI_T_category_get_num);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_cat);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) &&
@@ -25269,6 +25997,7 @@ int MPI_T_category_get_num(int *num_cat) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_cat);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(363, tracer_depth, tracer_args.tracer_status);
@@ -25290,10 +26019,11 @@ int MPI_T_category_get_num_events(int cat_index, int *num_events) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_get_num_events_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_num_events", (void **)&mpich_real.MPI_T_category_get_num_events);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, num_events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) &&
@@ -25328,6 +26058,7 @@ int MPI_T_category_get_num_events(int cat_index, int *num_events) {
   tracer_args.tracer_result = tracer_real(tracer_args.cat_index, tracer_args.num_events);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
@@ -25349,10 +26080,11 @@ int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_category_get_pvars_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_pvars", (void **)&mpich_real.MPI_T_category_get_pvars);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) &&
@@ -25390,6 +26122,7 @@ int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
                                           tracer_args.indices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
@@ -25410,10 +26143,11 @@ int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_cvar_get_index_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_get_index", (void **)&mpich_real.MPI_T_cvar_get_index);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, cvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) &&
@@ -25448,6 +26182,7 @@ int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.cvar_index);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
@@ -25471,10 +26206,11 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_cvar_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_get_info", (void **)&mpich_real.MPI_T_cvar_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
@@ -25531,6 +26267,7 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
                                           tracer_args.scope);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
@@ -25560,10 +26297,11 @@ int MPI_T_cvar_get_num(int *num_cvar) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_cvar_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_get_num", (void **)&mpich_real.MPI_T_cvar_get_num);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_cvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) &&
@@ -25596,6 +26334,7 @@ int MPI_T_cvar_get_num(int *num_cvar) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_cvar);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
@@ -25617,10 +26356,11 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle 
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_cvar_handle_alloc_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_handle_alloc", (void **)&mpich_real.MPI_T_cvar_handle_alloc);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) &&
@@ -25660,6 +26400,7 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle 
                                           tracer_args.handle, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
@@ -25682,10 +26423,11 @@ int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_cvar_handle_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_handle_free", (void **)&mpich_real.MPI_T_cvar_handle_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) &&
@@ -25718,6 +26460,7 @@ int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
@@ -25739,10 +26482,11 @@ int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_cvar_read_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_read", (void **)&mpich_real.MPI_T_cvar_read);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) &&
@@ -25777,6 +26521,7 @@ int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
@@ -25797,10 +26542,11 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_cvar_write_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_write", (void **)&mpich_real.MPI_T_cvar_write);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) &&
@@ -25835,6 +26581,7 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
@@ -25855,10 +26602,11 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_enum_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_enum_get_info", (void **)&mpich_real.MPI_T_enum_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(enumtype, num, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) &&
@@ -25898,6 +26646,7 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
                                           tracer_args.name_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
@@ -25921,10 +26670,11 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, i
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_enum_get_item_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_enum_get_item", (void **)&mpich_real.MPI_T_enum_get_item);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(enumtype, indx, value, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) &&
@@ -25966,6 +26716,7 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, i
                                           tracer_args.name, tracer_args.name_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
@@ -25990,10 +26741,11 @@ int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_callback_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_callback_get_info", (void **)&mpich_real.MPI_T_event_callback_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) &&
@@ -26031,6 +26783,7 @@ int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
                                           tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(375, tracer_depth, tracer_args.tracer_status);
@@ -26053,10 +26806,11 @@ int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_callback_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_callback_set_info", (void **)&mpich_real.MPI_T_event_callback_set_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) &&
@@ -26094,6 +26848,7 @@ int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
                                           tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(376, tracer_depth, tracer_args.tracer_status);
@@ -26114,10 +26869,11 @@ int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_copy_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_copy", (void **)&mpich_real.MPI_T_event_copy);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_instance, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) &&
@@ -26152,6 +26908,7 @@ int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer) {
   tracer_args.tracer_result = tracer_real(tracer_args.event_instance, tracer_args.buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(377, tracer_depth, tracer_args.tracer_status);
@@ -26172,10 +26929,11 @@ int MPI_T_event_get_index(const char *name, int *event_index) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_get_index_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_index", (void **)&mpich_real.MPI_T_event_get_index);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, event_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) &&
@@ -26210,6 +26968,7 @@ int MPI_T_event_get_index(const char *name, int *event_index) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.event_index);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(378, tracer_depth, tracer_args.tracer_status);
@@ -26234,10 +26993,11 @@ int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbos
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_info", (void **)&mpich_real.MPI_T_event_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_index, name, name_len, verbosity, array_of_datatypes,
                        array_of_displacements, num_elements, enumtype, info, desc, desc_len, bind);
   }
@@ -26301,6 +27061,7 @@ int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbos
                                           tracer_args.bind);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(379, tracer_depth, tracer_args.tracer_status);
@@ -26330,10 +27091,11 @@ int MPI_T_event_get_num(int *num_events) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_num", (void **)&mpich_real.MPI_T_event_get_num);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) &&
@@ -26366,6 +27128,7 @@ int MPI_T_event_get_num(int *num_events) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_events);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(380, tracer_depth, tracer_args.tracer_status);
@@ -26387,10 +27150,11 @@ int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_inde
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_get_source_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_source", (void **)&mpich_real.MPI_T_event_get_source);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_instance, source_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) &&
@@ -26425,6 +27189,7 @@ int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_inde
   tracer_args.tracer_result = tracer_real(tracer_args.event_instance, tracer_args.source_index);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(381, tracer_depth, tracer_args.tracer_status);
@@ -26446,10 +27211,11 @@ int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *ev
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_get_timestamp_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_timestamp", (void **)&mpich_real.MPI_T_event_get_timestamp);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_instance, event_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) &&
@@ -26484,6 +27250,7 @@ int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *ev
   tracer_args.tracer_result = tracer_real(tracer_args.event_instance, tracer_args.event_timestamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(382, tracer_depth, tracer_args.tracer_status);
@@ -26506,10 +27273,11 @@ int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_handle_alloc_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_handle_alloc", (void **)&mpich_real.MPI_T_event_handle_alloc);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_index, obj_handle, info, event_registration);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) &&
@@ -26549,6 +27317,7 @@ int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
                                           tracer_args.info, tracer_args.event_registration);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(383, tracer_depth, tracer_args.tracer_status);
@@ -26571,10 +27340,11 @@ int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *u
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_handle_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_handle_free", (void **)&mpich_real.MPI_T_event_handle_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_registration, user_data, free_cb_function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) &&
@@ -26612,6 +27382,7 @@ int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *u
                                           tracer_args.free_cb_function);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(384, tracer_depth, tracer_args.tracer_status);
@@ -26632,10 +27403,11 @@ int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_handle_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_handle_get_info", (void **)&mpich_real.MPI_T_event_handle_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_registration, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) &&
@@ -26670,6 +27442,7 @@ int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI
   tracer_args.tracer_result = tracer_real(tracer_args.event_registration, tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(385, tracer_depth, tracer_args.tracer_status);
@@ -26691,10 +27464,11 @@ int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_handle_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_handle_set_info", (void **)&mpich_real.MPI_T_event_handle_set_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_registration, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) &&
@@ -26729,6 +27503,7 @@ int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI
   tracer_args.tracer_result = tracer_real(tracer_args.event_registration, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(386, tracer_depth, tracer_args.tracer_status);
@@ -26749,10 +27524,11 @@ int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, voi
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_read_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_read", (void **)&mpich_real.MPI_T_event_read);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_instance, element_index, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) &&
@@ -26790,6 +27566,7 @@ int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, voi
                                           tracer_args.buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(387, tracer_depth, tracer_args.tracer_status);
@@ -26812,10 +27589,11 @@ int MPI_T_event_register_callback(MPI_T_event_registration event_registration,
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_register_callback_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_register_callback", (void **)&mpich_real.MPI_T_event_register_callback);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info, user_data, event_cb_function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) &&
@@ -26858,6 +27636,7 @@ int MPI_T_event_register_callback(MPI_T_event_registration event_registration,
                                           tracer_args.event_cb_function);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(388, tracer_depth, tracer_args.tracer_status);
@@ -26879,10 +27658,11 @@ int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_event_set_dropped_handler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_set_dropped_handler", (void **)&mpich_real.MPI_T_event_set_dropped_handler);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event_registration, dropped_cb_function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) &&
@@ -26918,6 +27698,7 @@ int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
                                           tracer_args.dropped_cb_function);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(389, tracer_depth, tracer_args.tracer_status);
@@ -26938,10 +27719,11 @@ int MPI_T_finalize(void) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_finalize_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_finalize", (void **)&mpich_real.MPI_T_finalize);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) &&
@@ -26972,6 +27754,7 @@ int MPI_T_finalize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(390, tracer_depth, tracer_args.tracer_status);
@@ -26992,10 +27775,11 @@ int MPI_T_init_thread(int required, int *provided) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_init_thread_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_init_thread", (void **)&mpich_real.MPI_T_init_thread);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) &&
@@ -27030,6 +27814,7 @@ int MPI_T_init_thread(int required, int *provided) {
   tracer_args.tracer_result = tracer_real(tracer_args.required, tracer_args.provided);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(391, tracer_depth, tracer_args.tracer_status);
@@ -27051,10 +27836,11 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_get_index_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_get_index", (void **)&mpich_real.MPI_T_pvar_get_index);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, var_class, pvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) &&
@@ -27092,6 +27878,7 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
                                           tracer_args.pvar_index);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(392, tracer_depth, tracer_args.tracer_status);
@@ -27115,10 +27902,11 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_get_info", (void **)&mpich_real.MPI_T_pvar_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
@@ -27183,6 +27971,7 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
                                           tracer_args.atomic);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(393, tracer_depth, tracer_args.tracer_status);
@@ -27215,10 +28004,11 @@ int MPI_T_pvar_get_num(int *num_pvar) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_get_num", (void **)&mpich_real.MPI_T_pvar_get_num);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_pvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) &&
@@ -27251,6 +28041,7 @@ int MPI_T_pvar_get_num(int *num_pvar) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_pvar);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(394, tracer_depth, tracer_args.tracer_status);
@@ -27273,10 +28064,11 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_handle_alloc_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_handle_alloc", (void **)&mpich_real.MPI_T_pvar_handle_alloc);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) &&
@@ -27319,6 +28111,7 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(395, tracer_depth, tracer_args.tracer_status);
@@ -27341,10 +28134,11 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_handle_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_handle_free", (void **)&mpich_real.MPI_T_pvar_handle_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) &&
@@ -27379,6 +28173,7 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(396, tracer_depth, tracer_args.tracer_status);
@@ -27400,10 +28195,11 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_read_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_read", (void **)&mpich_real.MPI_T_pvar_read);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) &&
@@ -27440,6 +28236,7 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(397, tracer_depth, tracer_args.tracer_status);
@@ -27460,10 +28257,11 @@ int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_readreset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_readreset", (void **)&mpich_real.MPI_T_pvar_readreset);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) &&
@@ -27500,6 +28298,7 @@ int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(398, tracer_depth, tracer_args.tracer_status);
@@ -27520,10 +28319,11 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_reset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_reset", (void **)&mpich_real.MPI_T_pvar_reset);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) &&
@@ -27558,6 +28358,7 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(399, tracer_depth, tracer_args.tracer_status);
@@ -27578,10 +28379,11 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_session_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_session_create", (void **)&mpich_real.MPI_T_pvar_session_create);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) &&
@@ -27614,6 +28416,7 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
   tracer_args.tracer_result = tracer_real(tracer_args.session);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(400, tracer_depth, tracer_args.tracer_status);
@@ -27635,10 +28438,11 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_session_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_session_free", (void **)&mpich_real.MPI_T_pvar_session_free);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) &&
@@ -27671,6 +28475,7 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
   tracer_args.tracer_result = tracer_real(tracer_args.session);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(401, tracer_depth, tracer_args.tracer_status);
@@ -27692,10 +28497,11 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_start_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_start", (void **)&mpich_real.MPI_T_pvar_start);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) &&
@@ -27730,6 +28536,7 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(402, tracer_depth, tracer_args.tracer_status);
@@ -27750,10 +28557,11 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_stop_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_stop", (void **)&mpich_real.MPI_T_pvar_stop);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) &&
@@ -27788,6 +28596,7 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(403, tracer_depth, tracer_args.tracer_status);
@@ -27808,10 +28617,11 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_pvar_write_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_write", (void **)&mpich_real.MPI_T_pvar_write);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) &&
@@ -27848,6 +28658,7 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(404, tracer_depth, tracer_args.tracer_status);
@@ -27870,10 +28681,11 @@ int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *des
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_source_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_source_get_info", (void **)&mpich_real.MPI_T_source_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source_index, name, name_len, desc, desc_len, ordering, ticks_per_second,
                        max_ticks, info);
   }
@@ -27928,6 +28740,7 @@ int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *des
                                           tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(405, tracer_depth, tracer_args.tracer_status);
@@ -27956,10 +28769,11 @@ int MPI_T_source_get_num(int *num_sources) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_source_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_source_get_num", (void **)&mpich_real.MPI_T_source_get_num);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_sources);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) &&
@@ -27992,6 +28806,7 @@ int MPI_T_source_get_num(int *num_sources) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_sources);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(406, tracer_depth, tracer_args.tracer_status);
@@ -28013,10 +28828,11 @@ int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_T_source_get_timestamp_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_source_get_timestamp", (void **)&mpich_real.MPI_T_source_get_timestamp);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source_index, timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) &&
@@ -28051,6 +28867,7 @@ int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp) {
   tracer_args.tracer_result = tracer_real(tracer_args.source_index, tracer_args.timestamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(407, tracer_depth, tracer_args.tracer_status);
@@ -28073,10 +28890,11 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allgather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgather_c", (void **)&mpich_real.MPI_Allgather_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) &&
@@ -28124,6 +28942,7 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(408, tracer_depth, tracer_args.tracer_status);
@@ -28146,10 +28965,11 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allgather_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgather_init_c", (void **)&mpich_real.MPI_Allgather_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -28203,6 +29023,7 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(409, tracer_depth, tracer_args.tracer_status);
@@ -28226,10 +29047,11 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allgatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgatherv_c", (void **)&mpich_real.MPI_Allgatherv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) &&
@@ -28280,6 +29102,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                                           tracer_args.recvtype, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(410, tracer_depth, tracer_args.tracer_status);
@@ -28302,10 +29125,11 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allgatherv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgatherv_init_c", (void **)&mpich_real.MPI_Allgatherv_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
@@ -28362,6 +29186,7 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(411, tracer_depth, tracer_args.tracer_status);
@@ -28384,10 +29209,11 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allreduce_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allreduce_c", (void **)&mpich_real.MPI_Allreduce_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) &&
@@ -28432,6 +29258,7 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(412, tracer_depth, tracer_args.tracer_status);
@@ -28453,10 +29280,11 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
   if (!tracer_real)
     tracer_real = (mpich_MPI_Allreduce_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allreduce_init_c", (void **)&mpich_real.MPI_Allreduce_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) &&
@@ -28505,6 +29333,7 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(413, tracer_depth, tracer_args.tracer_status);
@@ -28527,10 +29356,11 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoall_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoall_c", (void **)&mpich_real.MPI_Alltoall_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) &&
@@ -28578,6 +29408,7 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(414, tracer_depth, tracer_args.tracer_status);
@@ -28600,10 +29431,11 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoall_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoall_init_c", (void **)&mpich_real.MPI_Alltoall_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -28657,6 +29489,7 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(415, tracer_depth, tracer_args.tracer_status);
@@ -28680,10 +29513,11 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoallv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallv_c", (void **)&mpich_real.MPI_Alltoallv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -28738,6 +29572,7 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(416, tracer_depth, tracer_args.tracer_status);
@@ -28761,10 +29596,11 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoallv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallv_init_c", (void **)&mpich_real.MPI_Alltoallv_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
@@ -28823,6 +29659,7 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(417, tracer_depth, tracer_args.tracer_status);
@@ -28846,10 +29683,11 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoallw_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallw_c", (void **)&mpich_real.MPI_Alltoallw_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -28904,6 +29742,7 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(418, tracer_depth, tracer_args.tracer_status);
@@ -28928,10 +29767,11 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Alltoallw_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallw_init_c", (void **)&mpich_real.MPI_Alltoallw_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
@@ -28990,6 +29830,7 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(419, tracer_depth, tracer_args.tracer_status);
@@ -29011,10 +29852,11 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Bcast_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bcast_c", (void **)&mpich_real.MPI_Bcast_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) &&
@@ -29056,6 +29898,7 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
                                           tracer_args.datatype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(420, tracer_depth, tracer_args.tracer_status);
@@ -29077,10 +29920,11 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
   if (!tracer_real)
     tracer_real = (mpich_MPI_Bcast_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bcast_init_c", (void **)&mpich_real.MPI_Bcast_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) &&
@@ -29127,6 +29971,7 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
                                           tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(421, tracer_depth, tracer_args.tracer_status);
@@ -29149,10 +29994,11 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Exscan_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Exscan_c", (void **)&mpich_real.MPI_Exscan_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) &&
@@ -29197,6 +30043,7 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(422, tracer_depth, tracer_args.tracer_status);
@@ -29218,10 +30065,11 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
   if (!tracer_real)
     tracer_real = (mpich_MPI_Exscan_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Exscan_init_c", (void **)&mpich_real.MPI_Exscan_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) &&
@@ -29270,6 +30118,7 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(423, tracer_depth, tracer_args.tracer_status);
@@ -29292,10 +30141,11 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
   if (!tracer_real)
     tracer_real = (mpich_MPI_Gather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gather_c", (void **)&mpich_real.MPI_Gather_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) &&
@@ -29346,6 +30196,7 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(424, tracer_depth, tracer_args.tracer_status);
@@ -29368,10 +30219,11 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
   if (!tracer_real)
     tracer_real = (mpich_MPI_Gather_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gather_init_c", (void **)&mpich_real.MPI_Gather_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
@@ -29428,6 +30280,7 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(425, tracer_depth, tracer_args.tracer_status);
@@ -29451,10 +30304,11 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Gatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gatherv_c", (void **)&mpich_real.MPI_Gatherv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -29508,6 +30362,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                                           tracer_args.recvtype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(426, tracer_depth, tracer_args.tracer_status);
@@ -29531,10 +30386,11 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
   if (!tracer_real)
     tracer_real = (mpich_MPI_Gatherv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gatherv_init_c", (void **)&mpich_real.MPI_Gatherv_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, info, request);
   }
@@ -29593,6 +30449,7 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                                           tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(427, tracer_depth, tracer_args.tracer_status);
@@ -29616,10 +30473,11 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iallgather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallgather_c", (void **)&mpich_real.MPI_Iallgather_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) &&
@@ -29670,6 +30528,7 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(428, tracer_depth, tracer_args.tracer_status);
@@ -29693,10 +30552,11 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iallgatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallgatherv_c", (void **)&mpich_real.MPI_Iallgatherv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -29751,6 +30611,7 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(429, tracer_depth, tracer_args.tracer_status);
@@ -29773,10 +30634,11 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iallreduce_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallreduce_c", (void **)&mpich_real.MPI_Iallreduce_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) &&
@@ -29823,6 +30685,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(430, tracer_depth, tracer_args.tracer_status);
@@ -29845,10 +30708,11 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ialltoall_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoall_c", (void **)&mpich_real.MPI_Ialltoall_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) &&
@@ -29899,6 +30763,7 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(431, tracer_depth, tracer_args.tracer_status);
@@ -29923,10 +30788,11 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ialltoallv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoallv_c", (void **)&mpich_real.MPI_Ialltoallv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -29983,6 +30849,7 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(432, tracer_depth, tracer_args.tracer_status);
@@ -30007,10 +30874,11 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ialltoallw_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoallw_c", (void **)&mpich_real.MPI_Ialltoallw_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -30067,6 +30935,7 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(433, tracer_depth, tracer_args.tracer_status);
@@ -30089,10 +30958,11 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ibcast_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibcast_c", (void **)&mpich_real.MPI_Ibcast_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) &&
@@ -30137,6 +31007,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(434, tracer_depth, tracer_args.tracer_status);
@@ -30159,10 +31030,11 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iexscan_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iexscan_c", (void **)&mpich_real.MPI_Iexscan_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) &&
@@ -30209,6 +31081,7 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(435, tracer_depth, tracer_args.tracer_status);
@@ -30232,10 +31105,11 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Igather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Igather_c", (void **)&mpich_real.MPI_Igather_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -30289,6 +31163,7 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(436, tracer_depth, tracer_args.tracer_status);
@@ -30312,10 +31187,11 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Igatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Igatherv_c", (void **)&mpich_real.MPI_Igatherv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -30372,6 +31248,7 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(437, tracer_depth, tracer_args.tracer_status);
@@ -30395,10 +31272,11 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_allgather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_allgather_c", (void **)&mpich_real.MPI_Ineighbor_allgather_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) &&
@@ -30449,6 +31327,7 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(438, tracer_depth, tracer_args.tracer_status);
@@ -30472,10 +31351,11 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_allgatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_allgatherv_c", (void **)&mpich_real.MPI_Ineighbor_allgatherv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -30530,6 +31410,7 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(439, tracer_depth, tracer_args.tracer_status);
@@ -30553,10 +31434,11 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_alltoall_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoall_c", (void **)&mpich_real.MPI_Ineighbor_alltoall_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) &&
@@ -30607,6 +31489,7 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(440, tracer_depth, tracer_args.tracer_status);
@@ -30631,10 +31514,11 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_alltoallv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoallv_c", (void **)&mpich_real.MPI_Ineighbor_alltoallv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -30691,6 +31575,7 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(441, tracer_depth, tracer_args.tracer_status);
@@ -30715,10 +31600,11 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ineighbor_alltoallw_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoallw_c", (void **)&mpich_real.MPI_Ineighbor_alltoallw_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -30775,6 +31661,7 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(442, tracer_depth, tracer_args.tracer_status);
@@ -30797,10 +31684,11 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ireduce_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_c", (void **)&mpich_real.MPI_Ireduce_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) &&
@@ -30849,6 +31737,7 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(443, tracer_depth, tracer_args.tracer_status);
@@ -30871,10 +31760,11 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ireduce_scatter_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_scatter_c", (void **)&mpich_real.MPI_Ireduce_scatter_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) &&
@@ -30921,6 +31811,7 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
                                           tracer_args.op, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(444, tracer_depth, tracer_args.tracer_status);
@@ -30944,10 +31835,11 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ireduce_scatter_block_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_scatter_block_c", (void **)&mpich_real.MPI_Ireduce_scatter_block_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) &&
@@ -30994,6 +31886,7 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
                                           tracer_args.op, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(445, tracer_depth, tracer_args.tracer_status);
@@ -31016,10 +31909,11 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iscan_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscan_c", (void **)&mpich_real.MPI_Iscan_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) &&
@@ -31066,6 +31960,7 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(446, tracer_depth, tracer_args.tracer_status);
@@ -31089,10 +31984,11 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iscatter_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscatter_c", (void **)&mpich_real.MPI_Iscatter_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -31146,6 +32042,7 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(447, tracer_depth, tracer_args.tracer_status);
@@ -31169,10 +32066,11 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_Iscatterv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscatterv_c", (void **)&mpich_real.MPI_Iscatterv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -31229,6 +32127,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(448, tracer_depth, tracer_args.tracer_status);
@@ -31252,10 +32151,11 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_allgather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgather_c", (void **)&mpich_real.MPI_Neighbor_allgather_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) &&
@@ -31303,6 +32203,7 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(449, tracer_depth, tracer_args.tracer_status);
@@ -31325,10 +32226,11 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_allgather_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgather_init_c", (void **)&mpich_real.MPI_Neighbor_allgather_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -31382,6 +32284,7 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(450, tracer_depth, tracer_args.tracer_status);
@@ -31405,10 +32308,11 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_allgatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgatherv_c", (void **)&mpich_real.MPI_Neighbor_allgatherv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) &&
@@ -31459,6 +32363,7 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
                                           tracer_args.recvtype, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(451, tracer_depth, tracer_args.tracer_status);
@@ -31482,10 +32387,11 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_allgatherv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgatherv_init_c", (void **)&mpich_real.MPI_Neighbor_allgatherv_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
@@ -31542,6 +32448,7 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(452, tracer_depth, tracer_args.tracer_status);
@@ -31565,10 +32472,11 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoall_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoall_c", (void **)&mpich_real.MPI_Neighbor_alltoall_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) &&
@@ -31616,6 +32524,7 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(453, tracer_depth, tracer_args.tracer_status);
@@ -31638,10 +32547,11 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoall_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoall_init_c", (void **)&mpich_real.MPI_Neighbor_alltoall_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -31695,6 +32605,7 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(454, tracer_depth, tracer_args.tracer_status);
@@ -31719,10 +32630,11 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoallv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallv_c", (void **)&mpich_real.MPI_Neighbor_alltoallv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -31777,6 +32689,7 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(455, tracer_depth, tracer_args.tracer_status);
@@ -31801,10 +32714,11 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoallv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallv_init_c", (void **)&mpich_real.MPI_Neighbor_alltoallv_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
@@ -31863,6 +32777,7 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(456, tracer_depth, tracer_args.tracer_status);
@@ -31887,10 +32802,11 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoallw_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallw_c", (void **)&mpich_real.MPI_Neighbor_alltoallw_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -31945,6 +32861,7 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(457, tracer_depth, tracer_args.tracer_status);
@@ -31969,10 +32886,11 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
   if (!tracer_real)
     tracer_real = (mpich_MPI_Neighbor_alltoallw_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallw_init_c", (void **)&mpich_real.MPI_Neighbor_alltoallw_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
@@ -32031,6 +32949,7 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(458, tracer_depth, tracer_args.tracer_status);
@@ -32053,10 +32972,11 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_c", (void **)&mpich_real.MPI_Reduce_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) &&
@@ -32103,6 +33023,7 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(459, tracer_depth, tracer_args.tracer_status);
@@ -32124,10 +33045,11 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_init_c", (void **)&mpich_real.MPI_Reduce_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) &&
@@ -32179,6 +33101,7 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(460, tracer_depth, tracer_args.tracer_status);
@@ -32201,10 +33124,11 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_D
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_local_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_local_c", (void **)&mpich_real.MPI_Reduce_local_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) &&
@@ -32246,6 +33170,7 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_D
                                           tracer_args.count, tracer_args.datatype, tracer_args.op);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(461, tracer_depth, tracer_args.tracer_status);
@@ -32267,10 +33192,11 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_scatter_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_c", (void **)&mpich_real.MPI_Reduce_scatter_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) &&
@@ -32315,6 +33241,7 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
                                           tracer_args.op, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(462, tracer_depth, tracer_args.tracer_status);
@@ -32336,10 +33263,11 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_scatter_block_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_block_c", (void **)&mpich_real.MPI_Reduce_scatter_block_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) &&
@@ -32384,6 +33312,7 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
                                           tracer_args.op, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(463, tracer_depth, tracer_args.tracer_status);
@@ -32406,10 +33335,11 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_scatter_block_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_block_init_c", (void **)&mpich_real.MPI_Reduce_scatter_block_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) &&
@@ -32459,6 +33389,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(464, tracer_depth, tracer_args.tracer_status);
@@ -32482,10 +33413,11 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
   if (!tracer_real)
     tracer_real = (mpich_MPI_Reduce_scatter_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_init_c", (void **)&mpich_real.MPI_Reduce_scatter_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) &&
@@ -32535,6 +33467,7 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(465, tracer_depth, tracer_args.tracer_status);
@@ -32557,10 +33490,11 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scan_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scan_c", (void **)&mpich_real.MPI_Scan_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) &&
@@ -32605,6 +33539,7 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(466, tracer_depth, tracer_args.tracer_status);
@@ -32626,10 +33561,11 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scan_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scan_init_c", (void **)&mpich_real.MPI_Scan_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) &&
@@ -32678,6 +33614,7 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
                                           tracer_args.comm, tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(467, tracer_depth, tracer_args.tracer_status);
@@ -32700,10 +33637,11 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scatter_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatter_c", (void **)&mpich_real.MPI_Scatter_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) &&
@@ -32754,6 +33692,7 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(468, tracer_depth, tracer_args.tracer_status);
@@ -32776,10 +33715,11 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scatter_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatter_init_c", (void **)&mpich_real.MPI_Scatter_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
@@ -32836,6 +33776,7 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(469, tracer_depth, tracer_args.tracer_status);
@@ -32859,10 +33800,11 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scatterv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatterv_c", (void **)&mpich_real.MPI_Scatterv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -32916,6 +33858,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
                                           tracer_args.recvtype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(470, tracer_depth, tracer_args.tracer_status);
@@ -32939,10 +33882,11 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
   if (!tracer_real)
     tracer_real = (mpich_MPI_Scatterv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatterv_init_c", (void **)&mpich_real.MPI_Scatterv_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, info, request);
   }
@@ -33001,6 +33945,7 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
                                           tracer_args.info, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(471, tracer_depth, tracer_args.tracer_status);
@@ -33022,10 +33967,11 @@ int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_count_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_count_c", (void **)&mpich_real.MPI_Get_count_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) &&
@@ -33063,6 +34009,7 @@ int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(472, tracer_depth, tracer_args.tracer_status);
@@ -33084,10 +34031,11 @@ int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_elements_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_elements_c", (void **)&mpich_real.MPI_Get_elements_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) &&
@@ -33125,6 +34073,7 @@ int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(473, tracer_depth, tracer_args.tracer_status);
@@ -33147,10 +34096,11 @@ int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pack_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_c", (void **)&mpich_real.MPI_Pack_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) &&
@@ -33198,6 +34148,7 @@ int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(474, tracer_depth, tracer_args.tracer_status);
@@ -33220,10 +34171,11 @@ int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incoun
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pack_external_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_external_c", (void **)&mpich_real.MPI_Pack_external_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) &&
@@ -33271,6 +34223,7 @@ int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incoun
                                           tracer_args.position);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(475, tracer_depth, tracer_args.tracer_status);
@@ -33293,10 +34246,11 @@ int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pack_external_size_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_external_size_c", (void **)&mpich_real.MPI_Pack_external_size_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) &&
@@ -33336,6 +34290,7 @@ int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatyp
                                           tracer_args.datatype, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(476, tracer_depth, tracer_args.tracer_status);
@@ -33357,10 +34312,11 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_Pack_size_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_size_c", (void **)&mpich_real.MPI_Pack_size_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) &&
@@ -33400,6 +34356,7 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI
                                           tracer_args.comm, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(477, tracer_depth, tracer_args.tracer_status);
@@ -33421,10 +34378,11 @@ int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *n
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_contiguous_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_contiguous_c", (void **)&mpich_real.MPI_Type_contiguous_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) &&
@@ -33462,6 +34420,7 @@ int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *n
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(478, tracer_depth, tracer_args.tracer_status);
@@ -33486,10 +34445,11 @@ int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arra
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_darray_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_darray_c", (void **)&mpich_real.MPI_Type_create_darray_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                        array_of_psizes, order, oldtype, newtype);
   }
@@ -33546,6 +34506,7 @@ int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arra
                                           tracer_args.oldtype, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(479, tracer_depth, tracer_args.tracer_status);
@@ -33569,10 +34530,11 @@ int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockle
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_hindexed_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hindexed_c", (void **)&mpich_real.MPI_Type_create_hindexed_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) &&
@@ -33616,6 +34578,7 @@ int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockle
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(480, tracer_depth, tracer_args.tracer_status);
@@ -33639,10 +34602,11 @@ int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_hindexed_block_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hindexed_block_c", (void **)&mpich_real.MPI_Type_create_hindexed_block_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) &&
@@ -33685,6 +34649,7 @@ int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(481, tracer_depth, tracer_args.tracer_status);
@@ -33707,10 +34672,11 @@ int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_hvector_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hvector_c", (void **)&mpich_real.MPI_Type_create_hvector_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) &&
@@ -33753,6 +34719,7 @@ int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count 
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(482, tracer_depth, tracer_args.tracer_status);
@@ -33776,10 +34743,11 @@ int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_indexed_block_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_indexed_block_c", (void **)&mpich_real.MPI_Type_create_indexed_block_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) &&
@@ -33822,6 +34790,7 @@ int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(483, tracer_depth, tracer_args.tracer_status);
@@ -33844,10 +34813,11 @@ int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count exte
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_resized_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_resized_c", (void **)&mpich_real.MPI_Type_create_resized_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) &&
@@ -33887,6 +34857,7 @@ int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count exte
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(484, tracer_depth, tracer_args.tracer_status);
@@ -33910,10 +34881,11 @@ int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blockleng
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_struct_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_struct_c", (void **)&mpich_real.MPI_Type_create_struct_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -33958,6 +34930,7 @@ int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blockleng
                                           tracer_args.array_of_types, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(485, tracer_depth, tracer_args.tracer_status);
@@ -33982,10 +34955,11 @@ int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_create_subarray_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_subarray_c", (void **)&mpich_real.MPI_Type_create_subarray_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype,
                        newtype);
   }
@@ -34035,6 +35009,7 @@ int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
                                           tracer_args.oldtype, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(486, tracer_depth, tracer_args.tracer_status);
@@ -34059,10 +35034,11 @@ int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_C
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_contents_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_contents_c", (void **)&mpich_real.MPI_Type_get_contents_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, max_integers, max_addresses, max_large_counts, max_datatypes,
                        array_of_integers, array_of_addresses, array_of_large_counts,
                        array_of_datatypes);
@@ -34120,6 +35096,7 @@ int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_C
                                           tracer_args.array_of_datatypes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(487, tracer_depth, tracer_args.tracer_status);
@@ -34142,10 +35119,11 @@ int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_envelope_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_envelope_c", (void **)&mpich_real.MPI_Type_get_envelope_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, num_integers, num_addresses, num_large_counts, num_datatypes,
                        combiner);
   }
@@ -34192,6 +35170,7 @@ int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
                                           tracer_args.num_datatypes, tracer_args.combiner);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(488, tracer_depth, tracer_args.tracer_status);
@@ -34217,10 +35196,11 @@ int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_extent_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_extent_c", (void **)&mpich_real.MPI_Type_get_extent_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) &&
@@ -34257,6 +35237,7 @@ int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.lb, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(489, tracer_depth, tracer_args.tracer_status);
@@ -34279,10 +35260,11 @@ int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_get_true_extent_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_true_extent_c", (void **)&mpich_real.MPI_Type_get_true_extent_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) &&
@@ -34320,6 +35302,7 @@ int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
                                           tracer_args.true_extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(490, tracer_depth, tracer_args.tracer_status);
@@ -34344,10 +35327,11 @@ int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_indexed_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_indexed_c", (void **)&mpich_real.MPI_Type_indexed_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) &&
@@ -34391,6 +35375,7 @@ int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(491, tracer_depth, tracer_args.tracer_status);
@@ -34412,10 +35397,11 @@ int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_size_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_size_c", (void **)&mpich_real.MPI_Type_size_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) &&
@@ -34450,6 +35436,7 @@ int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.datatype, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(492, tracer_depth, tracer_args.tracer_status);
@@ -34472,10 +35459,11 @@ int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Type_vector_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_vector_c", (void **)&mpich_real.MPI_Type_vector_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) &&
@@ -34518,6 +35506,7 @@ int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(493, tracer_depth, tracer_args.tracer_status);
@@ -34540,10 +35529,11 @@ int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Unpack_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpack_c", (void **)&mpich_real.MPI_Unpack_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) &&
@@ -34591,6 +35581,7 @@ int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void 
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(494, tracer_depth, tracer_args.tracer_status);
@@ -34614,10 +35605,11 @@ int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count ins
   if (!tracer_real)
     tracer_real = (mpich_MPI_Unpack_external_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpack_external_c", (void **)&mpich_real.MPI_Unpack_external_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) &&
@@ -34665,6 +35657,7 @@ int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count ins
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(495, tracer_depth, tracer_args.tracer_status);
@@ -34686,10 +35679,11 @@ int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Op_create_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Op_create_c", (void **)&mpich_real.MPI_Op_create_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(user_fn, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) &&
@@ -34726,6 +35720,7 @@ int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op) {
   tracer_args.tracer_result = tracer_real(tracer_args.user_fn, tracer_args.commute, tracer_args.op);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(496, tracer_depth, tracer_args.tracer_status);
@@ -34748,10 +35743,11 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
   if (!tracer_real)
     tracer_real = (mpich_MPI_Bsend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bsend_c", (void **)&mpich_real.MPI_Bsend_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) &&
@@ -34795,6 +35791,7 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(497, tracer_depth, tracer_args.tracer_status);
@@ -34816,10 +35813,11 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
   if (!tracer_real)
     tracer_real = (mpich_MPI_Bsend_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bsend_init_c", (void **)&mpich_real.MPI_Bsend_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) &&
@@ -34866,6 +35864,7 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(498, tracer_depth, tracer_args.tracer_status);
@@ -34887,10 +35886,11 @@ int MPI_Buffer_attach_c(void *buffer, MPI_Count size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Buffer_attach_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Buffer_attach_c", (void **)&mpich_real.MPI_Buffer_attach_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) &&
@@ -34925,6 +35925,7 @@ int MPI_Buffer_attach_c(void *buffer, MPI_Count size) {
   tracer_args.tracer_result = tracer_real(tracer_args.buffer, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(499, tracer_depth, tracer_args.tracer_status);
@@ -34945,10 +35946,11 @@ int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_Buffer_detach_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Buffer_detach_c", (void **)&mpich_real.MPI_Buffer_detach_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer_addr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) &&
@@ -34983,6 +35985,7 @@ int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.buffer_addr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(500, tracer_depth, tracer_args.tracer_status);
@@ -35005,10 +36008,11 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ibsend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibsend_c", (void **)&mpich_real.MPI_Ibsend_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) &&
@@ -35055,6 +36059,7 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(501, tracer_depth, tracer_args.tracer_status);
@@ -35077,10 +36082,11 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Imrecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Imrecv_c", (void **)&mpich_real.MPI_Imrecv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) &&
@@ -35122,6 +36128,7 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
                                           tracer_args.message, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(502, tracer_depth, tracer_args.tracer_status);
@@ -35145,10 +36152,11 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
   if (!tracer_real)
     tracer_real = (mpich_MPI_Irecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Irecv_c", (void **)&mpich_real.MPI_Irecv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) &&
@@ -35195,6 +36203,7 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(503, tracer_depth, tracer_args.tracer_status);
@@ -35217,10 +36226,11 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
   if (!tracer_real)
     tracer_real = (mpich_MPI_Irsend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Irsend_c", (void **)&mpich_real.MPI_Irsend_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) &&
@@ -35267,6 +36277,7 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(504, tracer_depth, tracer_args.tracer_status);
@@ -35289,10 +36300,11 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
   if (!tracer_real)
     tracer_real = (mpich_MPI_Isend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isend_c", (void **)&mpich_real.MPI_Isend_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) &&
@@ -35339,6 +36351,7 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(505, tracer_depth, tracer_args.tracer_status);
@@ -35362,10 +36375,11 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
   if (!tracer_real)
     tracer_real = (mpich_MPI_Isendrecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isendrecv_c", (void **)&mpich_real.MPI_Isendrecv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, request);
   }
@@ -35427,6 +36441,7 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(506, tracer_depth, tracer_args.tracer_status);
@@ -35450,10 +36465,11 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
   if (!tracer_real)
     tracer_real = (mpich_MPI_Isendrecv_replace_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isendrecv_replace_c", (void **)&mpich_real.MPI_Isendrecv_replace_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) &&
@@ -35505,6 +36521,7 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(507, tracer_depth, tracer_args.tracer_status);
@@ -35527,10 +36544,11 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
   if (!tracer_real)
     tracer_real = (mpich_MPI_Issend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Issend_c", (void **)&mpich_real.MPI_Issend_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) &&
@@ -35577,6 +36595,7 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(508, tracer_depth, tracer_args.tracer_status);
@@ -35599,10 +36618,11 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
   if (!tracer_real)
     tracer_real = (mpich_MPI_Mrecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Mrecv_c", (void **)&mpich_real.MPI_Mrecv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) &&
@@ -35644,6 +36664,7 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
                                           tracer_args.message, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(509, tracer_depth, tracer_args.tracer_status);
@@ -35666,10 +36687,11 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
   if (!tracer_real)
     tracer_real = (mpich_MPI_Recv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Recv_c", (void **)&mpich_real.MPI_Recv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) &&
@@ -35716,6 +36738,7 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(510, tracer_depth, tracer_args.tracer_status);
@@ -35737,10 +36760,11 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
   if (!tracer_real)
     tracer_real = (mpich_MPI_Recv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Recv_init_c", (void **)&mpich_real.MPI_Recv_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) &&
@@ -35787,6 +36811,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(511, tracer_depth, tracer_args.tracer_status);
@@ -35809,10 +36834,11 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rsend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rsend_c", (void **)&mpich_real.MPI_Rsend_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) &&
@@ -35856,6 +36882,7 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(512, tracer_depth, tracer_args.tracer_status);
@@ -35877,10 +36904,11 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rsend_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rsend_init_c", (void **)&mpich_real.MPI_Rsend_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) &&
@@ -35927,6 +36955,7 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(513, tracer_depth, tracer_args.tracer_status);
@@ -35949,10 +36978,11 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
   if (!tracer_real)
     tracer_real = (mpich_MPI_Send_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Send_c", (void **)&mpich_real.MPI_Send_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) &&
@@ -35996,6 +37026,7 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(514, tracer_depth, tracer_args.tracer_status);
@@ -36017,10 +37048,11 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
   if (!tracer_real)
     tracer_real = (mpich_MPI_Send_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Send_init_c", (void **)&mpich_real.MPI_Send_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) &&
@@ -36067,6 +37099,7 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(515, tracer_depth, tracer_args.tracer_status);
@@ -36090,10 +37123,11 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Sendrecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Sendrecv_c", (void **)&mpich_real.MPI_Sendrecv_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -36155,6 +37189,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(516, tracer_depth, tracer_args.tracer_status);
@@ -36176,10 +37211,11 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
   if (!tracer_real)
     tracer_real = (mpich_MPI_Sendrecv_replace_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Sendrecv_replace_c", (void **)&mpich_real.MPI_Sendrecv_replace_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) &&
@@ -36231,6 +37267,7 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(517, tracer_depth, tracer_args.tracer_status);
@@ -36252,10 +37289,11 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ssend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ssend_c", (void **)&mpich_real.MPI_Ssend_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) &&
@@ -36299,6 +37337,7 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(518, tracer_depth, tracer_args.tracer_status);
@@ -36320,10 +37359,11 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
   if (!tracer_real)
     tracer_real = (mpich_MPI_Ssend_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ssend_init_c", (void **)&mpich_real.MPI_Ssend_init_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) &&
@@ -36370,6 +37410,7 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(519, tracer_depth, tracer_args.tracer_status);
@@ -36393,10 +37434,11 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_Accumulate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Accumulate_c", (void **)&mpich_real.MPI_Accumulate_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -36451,6 +37493,7 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
                                           tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(520, tracer_depth, tracer_args.tracer_status);
@@ -36473,10 +37516,11 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_c", (void **)&mpich_real.MPI_Get_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -36528,6 +37572,7 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
                                           tracer_args.target_datatype, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(521, tracer_depth, tracer_args.tracer_status);
@@ -36552,10 +37597,11 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Get_accumulate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_accumulate_c", (void **)&mpich_real.MPI_Get_accumulate_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -36619,6 +37665,7 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                                           tracer_args.op, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(522, tracer_depth, tracer_args.tracer_status);
@@ -36641,10 +37688,11 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
   if (!tracer_real)
     tracer_real = (mpich_MPI_Put_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Put_c", (void **)&mpich_real.MPI_Put_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -36696,6 +37744,7 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
                                           tracer_args.target_datatype, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(523, tracer_depth, tracer_args.tracer_status);
@@ -36718,10 +37767,11 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_Raccumulate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Raccumulate_c", (void **)&mpich_real.MPI_Raccumulate_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -36778,6 +37828,7 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
                                           tracer_args.win, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(524, tracer_depth, tracer_args.tracer_status);
@@ -36801,10 +37852,11 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rget_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rget_c", (void **)&mpich_real.MPI_Rget_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -36859,6 +37911,7 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(525, tracer_depth, tracer_args.tracer_status);
@@ -36884,10 +37937,11 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rget_accumulate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rget_accumulate_c", (void **)&mpich_real.MPI_Rget_accumulate_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -36953,6 +38007,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                                           tracer_args.op, tracer_args.win, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(526, tracer_depth, tracer_args.tracer_status);
@@ -36976,10 +38031,11 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
   if (!tracer_real)
     tracer_real = (mpich_MPI_Rput_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rput_c", (void **)&mpich_real.MPI_Rput_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -37034,6 +38090,7 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(527, tracer_depth, tracer_args.tracer_status);
@@ -37056,10 +38113,11 @@ int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Com
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_allocate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_allocate_c", (void **)&mpich_real.MPI_Win_allocate_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) &&
@@ -37103,6 +38161,7 @@ int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Com
                                           tracer_args.comm, tracer_args.baseptr, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(528, tracer_depth, tracer_args.tracer_status);
@@ -37125,10 +38184,11 @@ int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_allocate_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_allocate_shared_c", (void **)&mpich_real.MPI_Win_allocate_shared_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) &&
@@ -37172,6 +38232,7 @@ int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, 
                                           tracer_args.comm, tracer_args.baseptr, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(529, tracer_depth, tracer_args.tracer_status);
@@ -37194,10 +38255,11 @@ int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info inf
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_create_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create_c", (void **)&mpich_real.MPI_Win_create_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) &&
@@ -37241,6 +38303,7 @@ int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info inf
                                           tracer_args.info, tracer_args.comm, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(530, tracer_depth, tracer_args.tracer_status);
@@ -37262,10 +38325,11 @@ int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp
   if (!tracer_real)
     tracer_real = (mpich_MPI_Win_shared_query_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_shared_query_c", (void **)&mpich_real.MPI_Win_shared_query_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) &&
@@ -37307,6 +38371,7 @@ int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp
                                           tracer_args.disp_unit, tracer_args.baseptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(531, tracer_depth, tracer_args.tracer_status);
@@ -37329,10 +38394,11 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_open_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_open", (void **)&mpich_real.MPI_File_open);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, filename, amode, info, fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) &&
@@ -37374,6 +38440,7 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
                                           tracer_args.info, tracer_args.fh);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(532, tracer_depth, tracer_args.tracer_status);
@@ -37395,10 +38462,11 @@ int MPI_File_close(MPI_File *fh) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_close_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_close", (void **)&mpich_real.MPI_File_close);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) &&
@@ -37431,6 +38499,7 @@ int MPI_File_close(MPI_File *fh) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(533, tracer_depth, tracer_args.tracer_status);
@@ -37452,10 +38521,11 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_delete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_delete", (void **)&mpich_real.MPI_File_delete);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(filename, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) &&
@@ -37490,6 +38560,7 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
   tracer_args.tracer_result = tracer_real(tracer_args.filename, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(534, tracer_depth, tracer_args.tracer_status);
@@ -37510,10 +38581,11 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_set_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_size", (void **)&mpich_real.MPI_File_set_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) &&
@@ -37548,6 +38620,7 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(535, tracer_depth, tracer_args.tracer_status);
@@ -37568,10 +38641,11 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_preallocate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_preallocate", (void **)&mpich_real.MPI_File_preallocate);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) &&
@@ -37606,6 +38680,7 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(536, tracer_depth, tracer_args.tracer_status);
@@ -37626,10 +38701,11 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_size", (void **)&mpich_real.MPI_File_get_size);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) &&
@@ -37664,6 +38740,7 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(537, tracer_depth, tracer_args.tracer_status);
@@ -37685,10 +38762,11 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_group", (void **)&mpich_real.MPI_File_get_group);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) &&
@@ -37723,6 +38801,7 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(538, tracer_depth, tracer_args.tracer_status);
@@ -37744,10 +38823,11 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_amode_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_amode", (void **)&mpich_real.MPI_File_get_amode);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, amode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) &&
@@ -37782,6 +38862,7 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.amode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(539, tracer_depth, tracer_args.tracer_status);
@@ -37803,10 +38884,11 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_info", (void **)&mpich_real.MPI_File_set_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) &&
@@ -37841,6 +38923,7 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(540, tracer_depth, tracer_args.tracer_status);
@@ -37861,10 +38944,11 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_info", (void **)&mpich_real.MPI_File_get_info);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) &&
@@ -37899,6 +38983,7 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(541, tracer_depth, tracer_args.tracer_status);
@@ -37921,10 +39006,11 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_set_view_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_view", (void **)&mpich_real.MPI_File_set_view);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) &&
@@ -37969,6 +39055,7 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
                                           tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(542, tracer_depth, tracer_args.tracer_status);
@@ -37990,10 +39077,11 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_view_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_view", (void **)&mpich_real.MPI_File_get_view);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) &&
@@ -38035,6 +39123,7 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
                                           tracer_args.filetype, tracer_args.datarep);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(543, tracer_depth, tracer_args.tracer_status);
@@ -38060,10 +39149,11 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_at_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at", (void **)&mpich_real.MPI_File_read_at);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) &&
@@ -38108,6 +39198,7 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(544, tracer_depth, tracer_args.tracer_status);
@@ -38129,10 +39220,11 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_at_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all", (void **)&mpich_real.MPI_File_read_at_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) &&
@@ -38177,6 +39269,7 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(545, tracer_depth, tracer_args.tracer_status);
@@ -38198,10 +39291,11 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_at_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at", (void **)&mpich_real.MPI_File_write_at);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) &&
@@ -38246,6 +39340,7 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(546, tracer_depth, tracer_args.tracer_status);
@@ -38267,10 +39362,11 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_at_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all", (void **)&mpich_real.MPI_File_write_at_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) &&
@@ -38315,6 +39411,7 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(547, tracer_depth, tracer_args.tracer_status);
@@ -38336,10 +39433,11 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_at_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_at", (void **)&mpich_real.MPI_File_iread_at);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) &&
@@ -38384,6 +39482,7 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(548, tracer_depth, tracer_args.tracer_status);
@@ -38406,10 +39505,11 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_at_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_at", (void **)&mpich_real.MPI_File_iwrite_at);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) &&
@@ -38454,6 +39554,7 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(549, tracer_depth, tracer_args.tracer_status);
@@ -38475,10 +39576,11 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read", (void **)&mpich_real.MPI_File_read);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) &&
@@ -38520,6 +39622,7 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(550, tracer_depth, tracer_args.tracer_status);
@@ -38540,10 +39643,11 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all", (void **)&mpich_real.MPI_File_read_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) &&
@@ -38585,6 +39689,7 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(551, tracer_depth, tracer_args.tracer_status);
@@ -38606,10 +39711,11 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write", (void **)&mpich_real.MPI_File_write);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) &&
@@ -38651,6 +39757,7 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(552, tracer_depth, tracer_args.tracer_status);
@@ -38672,10 +39779,11 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all", (void **)&mpich_real.MPI_File_write_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) &&
@@ -38717,6 +39825,7 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(553, tracer_depth, tracer_args.tracer_status);
@@ -38737,10 +39846,11 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread", (void **)&mpich_real.MPI_File_iread);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) &&
@@ -38782,6 +39892,7 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(554, tracer_depth, tracer_args.tracer_status);
@@ -38804,10 +39915,11 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite", (void **)&mpich_real.MPI_File_iwrite);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) &&
@@ -38849,6 +39961,7 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(555, tracer_depth, tracer_args.tracer_status);
@@ -38870,10 +39983,11 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_seek_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_seek", (void **)&mpich_real.MPI_File_seek);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) &&
@@ -38910,6 +40024,7 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset, tracer_args.whence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(556, tracer_depth, tracer_args.tracer_status);
@@ -38930,10 +40045,11 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_position_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_position", (void **)&mpich_real.MPI_File_get_position);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) &&
@@ -38968,6 +40084,7 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(557, tracer_depth, tracer_args.tracer_status);
@@ -38989,10 +40106,11 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_byte_offset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_byte_offset", (void **)&mpich_real.MPI_File_get_byte_offset);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) &&
@@ -39029,6 +40147,7 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset, tracer_args.disp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(558, tracer_depth, tracer_args.tracer_status);
@@ -39051,10 +40170,11 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_shared", (void **)&mpich_real.MPI_File_read_shared);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) &&
@@ -39096,6 +40216,7 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(559, tracer_depth, tracer_args.tracer_status);
@@ -39117,10 +40238,11 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_shared", (void **)&mpich_real.MPI_File_write_shared);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) &&
@@ -39162,6 +40284,7 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(560, tracer_depth, tracer_args.tracer_status);
@@ -39183,10 +40306,11 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_shared", (void **)&mpich_real.MPI_File_iread_shared);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) &&
@@ -39228,6 +40352,7 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(561, tracer_depth, tracer_args.tracer_status);
@@ -39250,10 +40375,11 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_shared", (void **)&mpich_real.MPI_File_iwrite_shared);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) &&
@@ -39295,6 +40421,7 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(562, tracer_depth, tracer_args.tracer_status);
@@ -39317,10 +40444,11 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_ordered_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered", (void **)&mpich_real.MPI_File_read_ordered);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) &&
@@ -39362,6 +40490,7 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(563, tracer_depth, tracer_args.tracer_status);
@@ -39383,10 +40512,11 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_ordered_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered", (void **)&mpich_real.MPI_File_write_ordered);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) &&
@@ -39428,6 +40558,7 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(564, tracer_depth, tracer_args.tracer_status);
@@ -39448,10 +40579,11 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_seek_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_seek_shared", (void **)&mpich_real.MPI_File_seek_shared);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) &&
@@ -39488,6 +40620,7 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset, tracer_args.whence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(565, tracer_depth, tracer_args.tracer_status);
@@ -39508,10 +40641,11 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_position_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_position_shared", (void **)&mpich_real.MPI_File_get_position_shared);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) &&
@@ -39546,6 +40680,7 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(566, tracer_depth, tracer_args.tracer_status);
@@ -39568,10 +40703,11 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_at_all_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all_begin", (void **)&mpich_real.MPI_File_read_at_all_begin);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) &&
@@ -39613,6 +40749,7 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
                                           tracer_args.count, tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(567, tracer_depth, tracer_args.tracer_status);
@@ -39633,10 +40770,11 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_at_all_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all_end", (void **)&mpich_real.MPI_File_read_at_all_end);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) &&
@@ -39673,6 +40811,7 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(568, tracer_depth, tracer_args.tracer_status);
@@ -39694,10 +40833,11 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_at_all_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all_begin", (void **)&mpich_real.MPI_File_write_at_all_begin);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) &&
@@ -39739,6 +40879,7 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
                                           tracer_args.count, tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(569, tracer_depth, tracer_args.tracer_status);
@@ -39759,10 +40900,11 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) 
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_at_all_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all_end", (void **)&mpich_real.MPI_File_write_at_all_end);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) &&
@@ -39799,6 +40941,7 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) 
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(570, tracer_depth, tracer_args.tracer_status);
@@ -39819,10 +40962,11 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_all_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all_begin", (void **)&mpich_real.MPI_File_read_all_begin);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) &&
@@ -39862,6 +41006,7 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(571, tracer_depth, tracer_args.tracer_status);
@@ -39882,10 +41027,11 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_all_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all_end", (void **)&mpich_real.MPI_File_read_all_end);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) &&
@@ -39922,6 +41068,7 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(572, tracer_depth, tracer_args.tracer_status);
@@ -39942,10 +41089,11 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_all_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all_begin", (void **)&mpich_real.MPI_File_write_all_begin);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) &&
@@ -39985,6 +41133,7 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(573, tracer_depth, tracer_args.tracer_status);
@@ -40005,10 +41154,11 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_all_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all_end", (void **)&mpich_real.MPI_File_write_all_end);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) &&
@@ -40045,6 +41195,7 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(574, tracer_depth, tracer_args.tracer_status);
@@ -40065,10 +41216,11 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_ordered_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered_begin", (void **)&mpich_real.MPI_File_read_ordered_begin);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) &&
@@ -40108,6 +41260,7 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(575, tracer_depth, tracer_args.tracer_status);
@@ -40128,10 +41281,11 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_ordered_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered_end", (void **)&mpich_real.MPI_File_read_ordered_end);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) &&
@@ -40168,6 +41322,7 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(576, tracer_depth, tracer_args.tracer_status);
@@ -40188,10 +41343,11 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_ordered_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered_begin", (void **)&mpich_real.MPI_File_write_ordered_begin);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) &&
@@ -40231,6 +41387,7 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(577, tracer_depth, tracer_args.tracer_status);
@@ -40251,10 +41408,11 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_ordered_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered_end", (void **)&mpich_real.MPI_File_write_ordered_end);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) &&
@@ -40291,6 +41449,7 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(578, tracer_depth, tracer_args.tracer_status);
@@ -40311,10 +41470,11 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_type_extent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_type_extent", (void **)&mpich_real.MPI_File_get_type_extent);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) &&
@@ -40351,6 +41511,7 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.datatype, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(579, tracer_depth, tracer_args.tracer_status);
@@ -40374,10 +41535,11 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
   if (!tracer_real)
     tracer_real = (mpich_MPI_Register_datarep_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Register_datarep", (void **)&mpich_real.MPI_Register_datarep);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
@@ -40423,6 +41585,7 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(580, tracer_depth, tracer_args.tracer_status);
@@ -40443,10 +41606,11 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_set_atomicity_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_atomicity", (void **)&mpich_real.MPI_File_set_atomicity);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) &&
@@ -40481,6 +41645,7 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(581, tracer_depth, tracer_args.tracer_status);
@@ -40501,10 +41666,11 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_atomicity_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_atomicity", (void **)&mpich_real.MPI_File_get_atomicity);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) &&
@@ -40539,6 +41705,7 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(582, tracer_depth, tracer_args.tracer_status);
@@ -40560,10 +41727,11 @@ int MPI_File_sync(MPI_File fh) {
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_sync_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_sync", (void **)&mpich_real.MPI_File_sync);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) &&
@@ -40596,6 +41764,7 @@ int MPI_File_sync(MPI_File fh) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(583, tracer_depth, tracer_args.tracer_status);
@@ -40617,10 +41786,11 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_at_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_at_all", (void **)&mpich_real.MPI_File_iread_at_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) &&
@@ -40665,6 +41835,7 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(584, tracer_depth, tracer_args.tracer_status);
@@ -40687,10 +41858,11 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_at_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_at_all", (void **)&mpich_real.MPI_File_iwrite_at_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) &&
@@ -40735,6 +41907,7 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(585, tracer_depth, tracer_args.tracer_status);
@@ -40757,10 +41930,11 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_all", (void **)&mpich_real.MPI_File_iread_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) &&
@@ -40802,6 +41976,7 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(586, tracer_depth, tracer_args.tracer_status);
@@ -40824,10 +41999,11 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_all", (void **)&mpich_real.MPI_File_iwrite_all);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) &&
@@ -40869,6 +42045,7 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(587, tracer_depth, tracer_args.tracer_status);
@@ -40891,10 +42068,11 @@ int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_c", (void **)&mpich_real.MPI_File_read_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) &&
@@ -40936,6 +42114,7 @@ int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype dataty
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(588, tracer_depth, tracer_args.tracer_status);
@@ -40957,10 +42136,11 @@ int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype da
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all_c", (void **)&mpich_real.MPI_File_read_all_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) &&
@@ -41002,6 +42182,7 @@ int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype da
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(589, tracer_depth, tracer_args.tracer_status);
@@ -41022,10 +42203,11 @@ int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_all_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all_begin_c", (void **)&mpich_real.MPI_File_read_all_begin_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) &&
@@ -41065,6 +42247,7 @@ int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datat
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(590, tracer_depth, tracer_args.tracer_status);
@@ -41086,10 +42269,11 @@ int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count coun
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_at_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_c", (void **)&mpich_real.MPI_File_read_at_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) &&
@@ -41134,6 +42318,7 @@ int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count coun
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(591, tracer_depth, tracer_args.tracer_status);
@@ -41155,10 +42340,11 @@ int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count 
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_at_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all_c", (void **)&mpich_real.MPI_File_read_at_all_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) &&
@@ -41203,6 +42389,7 @@ int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count 
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(592, tracer_depth, tracer_args.tracer_status);
@@ -41224,10 +42411,11 @@ int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_at_all_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all_begin_c", (void **)&mpich_real.MPI_File_read_at_all_begin_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) &&
@@ -41269,6 +42457,7 @@ int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_
                                           tracer_args.count, tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(593, tracer_depth, tracer_args.tracer_status);
@@ -41290,10 +42479,11 @@ int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_ordered_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered_c", (void **)&mpich_real.MPI_File_read_ordered_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) &&
@@ -41335,6 +42525,7 @@ int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(594, tracer_depth, tracer_args.tracer_status);
@@ -41355,10 +42546,11 @@ int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_D
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_ordered_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered_begin_c", (void **)&mpich_real.MPI_File_read_ordered_begin_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) &&
@@ -41398,6 +42590,7 @@ int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_D
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(595, tracer_depth, tracer_args.tracer_status);
@@ -41419,10 +42612,11 @@ int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_read_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_shared_c", (void **)&mpich_real.MPI_File_read_shared_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) &&
@@ -41464,6 +42658,7 @@ int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(596, tracer_depth, tracer_args.tracer_status);
@@ -41485,10 +42680,11 @@ int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_c", (void **)&mpich_real.MPI_File_write_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) &&
@@ -41530,6 +42726,7 @@ int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(597, tracer_depth, tracer_args.tracer_status);
@@ -41551,10 +42748,11 @@ int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Data
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all_c", (void **)&mpich_real.MPI_File_write_all_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) &&
@@ -41596,6 +42794,7 @@ int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Data
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(598, tracer_depth, tracer_args.tracer_status);
@@ -41616,10 +42815,11 @@ int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MP
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_all_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all_begin_c", (void **)&mpich_real.MPI_File_write_all_begin_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) &&
@@ -41659,6 +42859,7 @@ int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MP
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(599, tracer_depth, tracer_args.tracer_status);
@@ -41680,10 +42881,11 @@ int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Cou
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_at_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_c", (void **)&mpich_real.MPI_File_write_at_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) &&
@@ -41728,6 +42930,7 @@ int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Cou
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(600, tracer_depth, tracer_args.tracer_status);
@@ -41749,10 +42952,11 @@ int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_at_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all_c", (void **)&mpich_real.MPI_File_write_at_all_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) &&
@@ -41797,6 +43001,7 @@ int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(601, tracer_depth, tracer_args.tracer_status);
@@ -41818,10 +43023,11 @@ int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *bu
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_at_all_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all_begin_c", (void **)&mpich_real.MPI_File_write_at_all_begin_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) &&
@@ -41863,6 +43069,7 @@ int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *bu
                                           tracer_args.count, tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(602, tracer_depth, tracer_args.tracer_status);
@@ -41884,10 +43091,11 @@ int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_ordered_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered_c", (void **)&mpich_real.MPI_File_write_ordered_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) &&
@@ -41929,6 +43137,7 @@ int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(603, tracer_depth, tracer_args.tracer_status);
@@ -41950,10 +43159,11 @@ int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_ordered_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered_begin_c", (void **)&mpich_real.MPI_File_write_ordered_begin_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) &&
@@ -41993,6 +43203,7 @@ int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(604, tracer_depth, tracer_args.tracer_status);
@@ -42014,10 +43225,11 @@ int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_D
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_write_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_shared_c", (void **)&mpich_real.MPI_File_write_shared_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) &&
@@ -42059,6 +43271,7 @@ int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_D
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(605, tracer_depth, tracer_args.tracer_status);
@@ -42080,10 +43293,11 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_c", (void **)&mpich_real.MPI_File_iread_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) &&
@@ -42125,6 +43339,7 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(606, tracer_depth, tracer_args.tracer_status);
@@ -42147,10 +43362,11 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_all_c", (void **)&mpich_real.MPI_File_iread_all_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) &&
@@ -42192,6 +43408,7 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(607, tracer_depth, tracer_args.tracer_status);
@@ -42214,10 +43431,11 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_at_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_at_c", (void **)&mpich_real.MPI_File_iread_at_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) &&
@@ -42262,6 +43480,7 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(608, tracer_depth, tracer_args.tracer_status);
@@ -42284,10 +43503,11 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_at_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_at_all_c", (void **)&mpich_real.MPI_File_iread_at_all_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) &&
@@ -42332,6 +43552,7 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(609, tracer_depth, tracer_args.tracer_status);
@@ -42354,10 +43575,11 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iread_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_shared_c", (void **)&mpich_real.MPI_File_iread_shared_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) &&
@@ -42399,6 +43621,7 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(610, tracer_depth, tracer_args.tracer_status);
@@ -42421,10 +43644,11 @@ int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_c", (void **)&mpich_real.MPI_File_iwrite_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) &&
@@ -42466,6 +43690,7 @@ int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(611, tracer_depth, tracer_args.tracer_status);
@@ -42488,10 +43713,11 @@ int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_all_c", (void **)&mpich_real.MPI_File_iwrite_all_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) &&
@@ -42533,6 +43759,7 @@ int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(612, tracer_depth, tracer_args.tracer_status);
@@ -42555,10 +43782,11 @@ int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_at_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_at_c", (void **)&mpich_real.MPI_File_iwrite_at_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) &&
@@ -42603,6 +43831,7 @@ int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(613, tracer_depth, tracer_args.tracer_status);
@@ -42625,10 +43854,11 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_at_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_at_all_c", (void **)&mpich_real.MPI_File_iwrite_at_all_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) &&
@@ -42673,6 +43903,7 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(614, tracer_depth, tracer_args.tracer_status);
@@ -42695,10 +43926,11 @@ int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_iwrite_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_shared_c", (void **)&mpich_real.MPI_File_iwrite_shared_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) &&
@@ -42740,6 +43972,7 @@ int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(615, tracer_depth, tracer_args.tracer_status);
@@ -42761,10 +43994,11 @@ int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *ex
   if (!tracer_real)
     tracer_real = (mpich_MPI_File_get_type_extent_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_type_extent_c", (void **)&mpich_real.MPI_File_get_type_extent_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) &&
@@ -42801,6 +44035,7 @@ int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *ex
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.datatype, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(616, tracer_depth, tracer_args.tracer_status);
@@ -42825,10 +44060,11 @@ int MPI_Register_datarep_c(const char *datarep,
   if (!tracer_real)
     tracer_real = (mpich_MPI_Register_datarep_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Register_datarep_c", (void **)&mpich_real.MPI_Register_datarep_c);
-  if (mpich_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c) ||
         lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
+      mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
@@ -42874,6 +44110,7 @@ int MPI_Register_datarep_c(const char *datarep,
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(617, tracer_depth, tracer_args.tracer_status);

@@ -50,6 +50,7 @@ struct opencl_clGetPlatformIDs_args {
   cl_uint *num_platforms;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -62,6 +63,7 @@ struct opencl_clGetPlatformInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices) */
@@ -74,6 +76,7 @@ struct opencl_clGetDeviceIDs_args {
   cl_uint *num_devices;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -86,6 +89,7 @@ struct opencl_clGetDeviceInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties, cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret) */
@@ -98,6 +102,7 @@ struct opencl_clCreateSubDevices_args {
   cl_uint *num_devices_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainDevice(cl_device_id device) */
@@ -106,6 +111,7 @@ struct opencl_clRetainDevice_args {
   cl_device_id device;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseDevice(cl_device_id device) */
@@ -114,6 +120,7 @@ struct opencl_clReleaseDevice_args {
   cl_device_id device;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_command_queue command_queue) */
@@ -124,6 +131,7 @@ struct opencl_clSetDefaultDeviceCommandQueue_args {
   cl_command_queue command_queue;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp) */
@@ -134,6 +142,7 @@ struct opencl_clGetDeviceAndHostTimer_args {
   cl_ulong *host_timestamp;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) */
@@ -143,6 +152,7 @@ struct opencl_clGetHostTimer_args {
   cl_ulong *host_timestamp;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_devices, const cl_device_id *devices, void (*pfn_notify)(const char *, const void *, size_t, void *), void *user_data, cl_int *errcode_ret) */
@@ -156,6 +166,7 @@ struct opencl_clCreateContext_args {
   cl_int *errcode_ret;
   cl_context tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_context clCreateContextFromType(const cl_context_properties *properties, cl_device_type device_type, void (*pfn_notify)(const char *, const void *, size_t, void *), void *user_data, cl_int *errcode_ret) */
@@ -168,6 +179,7 @@ struct opencl_clCreateContextFromType_args {
   cl_int *errcode_ret;
   cl_context tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainContext(cl_context context) */
@@ -176,6 +188,7 @@ struct opencl_clRetainContext_args {
   cl_context context;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseContext(cl_context context) */
@@ -184,6 +197,7 @@ struct opencl_clReleaseContext_args {
   cl_context context;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -196,6 +210,7 @@ struct opencl_clGetContextInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_context, void *), void *user_data) */
@@ -206,6 +221,7 @@ struct opencl_clSetContextDestructorCallback_args {
   void *user_data;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_device_id device, const cl_queue_properties *properties, cl_int *errcode_ret) */
@@ -217,6 +233,7 @@ struct opencl_clCreateCommandQueueWithProperties_args {
   cl_int *errcode_ret;
   cl_command_queue tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void opencl_hook_clCreateCommandQueueWithProperties_before(struct opencl_clCreateCommandQueueWithProperties_args *args);
 
@@ -226,6 +243,7 @@ struct opencl_clRetainCommandQueue_args {
   cl_command_queue command_queue;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseCommandQueue(cl_command_queue command_queue) */
@@ -234,6 +252,7 @@ struct opencl_clReleaseCommandQueue_args {
   cl_command_queue command_queue;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -246,6 +265,7 @@ struct opencl_clGetCommandQueueInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) */
@@ -258,6 +278,7 @@ struct opencl_clCreateBuffer_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type, const void *buffer_create_info, cl_int *errcode_ret) */
@@ -270,6 +291,7 @@ struct opencl_clCreateSubBuffer_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) */
@@ -283,6 +305,7 @@ struct opencl_clCreateImage_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size, cl_uint pipe_max_packets, const cl_pipe_properties *properties, cl_int *errcode_ret) */
@@ -296,6 +319,7 @@ struct opencl_clCreatePipe_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) */
@@ -309,6 +333,7 @@ struct opencl_clCreateBufferWithProperties_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) */
@@ -323,6 +348,7 @@ struct opencl_clCreateImageWithProperties_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainMemObject(cl_mem memobj) */
@@ -331,6 +357,7 @@ struct opencl_clRetainMemObject_args {
   cl_mem memobj;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseMemObject(cl_mem memobj) */
@@ -339,6 +366,7 @@ struct opencl_clReleaseMemObject_args {
   cl_mem memobj;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type, cl_uint num_entries, cl_image_format *image_formats, cl_uint *num_image_formats) */
@@ -352,6 +380,7 @@ struct opencl_clGetSupportedImageFormats_args {
   cl_uint *num_image_formats;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -364,6 +393,7 @@ struct opencl_clGetMemObjectInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -376,6 +406,7 @@ struct opencl_clGetImageInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -388,6 +419,7 @@ struct opencl_clGetPipeInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem, void *), void *user_data) */
@@ -398,6 +430,7 @@ struct opencl_clSetMemObjectDestructorCallback_args {
   void *user_data;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) */
@@ -409,6 +442,7 @@ struct opencl_clSVMAlloc_args {
   cl_uint alignment;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void clSVMFree(cl_context context, void *svm_pointer) */
@@ -417,6 +451,7 @@ struct opencl_clSVMFree_args {
   cl_context context;
   void *svm_pointer;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_sampler clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties *sampler_properties, cl_int *errcode_ret) */
@@ -427,6 +462,7 @@ struct opencl_clCreateSamplerWithProperties_args {
   cl_int *errcode_ret;
   cl_sampler tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainSampler(cl_sampler sampler) */
@@ -435,6 +471,7 @@ struct opencl_clRetainSampler_args {
   cl_sampler sampler;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseSampler(cl_sampler sampler) */
@@ -443,6 +480,7 @@ struct opencl_clReleaseSampler_args {
   cl_sampler sampler;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -455,6 +493,7 @@ struct opencl_clGetSamplerInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings, const size_t *lengths, cl_int *errcode_ret) */
@@ -467,6 +506,7 @@ struct opencl_clCreateProgramWithSource_args {
   cl_int *errcode_ret;
   cl_program tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const size_t *lengths, const unsigned char **binaries, cl_int *binary_status, cl_int *errcode_ret) */
@@ -481,6 +521,7 @@ struct opencl_clCreateProgramWithBinary_args {
   cl_int *errcode_ret;
   cl_program tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const char *kernel_names, cl_int *errcode_ret) */
@@ -493,6 +534,7 @@ struct opencl_clCreateProgramWithBuiltInKernels_args {
   cl_int *errcode_ret;
   cl_program tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret) */
@@ -504,6 +546,7 @@ struct opencl_clCreateProgramWithIL_args {
   cl_int *errcode_ret;
   cl_program tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainProgram(cl_program program) */
@@ -512,6 +555,7 @@ struct opencl_clRetainProgram_args {
   cl_program program;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseProgram(cl_program program) */
@@ -520,6 +564,7 @@ struct opencl_clReleaseProgram_args {
   cl_program program;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options, void (*pfn_notify)(cl_program, void *), void *user_data) */
@@ -533,6 +578,7 @@ struct opencl_clBuildProgram_args {
   void *user_data;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options, cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names, void (*pfn_notify)(cl_program, void *), void *user_data) */
@@ -549,6 +595,7 @@ struct opencl_clCompileProgram_args {
   void *user_data;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const char *options, cl_uint num_input_programs, const cl_program *input_programs, void (*pfn_notify)(cl_program, void *), void *user_data, cl_int *errcode_ret) */
@@ -565,6 +612,7 @@ struct opencl_clLinkProgram_args {
   cl_int *errcode_ret;
   cl_program tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_program, void *), void *user_data) */
@@ -575,6 +623,7 @@ struct opencl_clSetProgramReleaseCallback_args {
   void *user_data;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value) */
@@ -586,6 +635,7 @@ struct opencl_clSetProgramSpecializationConstant_args {
   const void *spec_value;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clUnloadPlatformCompiler(cl_platform_id platform) */
@@ -594,6 +644,7 @@ struct opencl_clUnloadPlatformCompiler_args {
   cl_platform_id platform;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -606,6 +657,7 @@ struct opencl_clGetProgramInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -619,6 +671,7 @@ struct opencl_clGetProgramBuildInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) */
@@ -629,6 +682,7 @@ struct opencl_clCreateKernel_args {
   cl_int *errcode_ret;
   cl_kernel tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels, cl_uint *num_kernels_ret) */
@@ -640,6 +694,7 @@ struct opencl_clCreateKernelsInProgram_args {
   cl_uint *num_kernels_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) */
@@ -649,6 +704,7 @@ struct opencl_clCloneKernel_args {
   cl_int *errcode_ret;
   cl_kernel tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainKernel(cl_kernel kernel) */
@@ -657,6 +713,7 @@ struct opencl_clRetainKernel_args {
   cl_kernel kernel;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseKernel(cl_kernel kernel) */
@@ -665,6 +722,7 @@ struct opencl_clReleaseKernel_args {
   cl_kernel kernel;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value) */
@@ -676,6 +734,7 @@ struct opencl_clSetKernelArg_args {
   const void *arg_value;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value) */
@@ -686,6 +745,7 @@ struct opencl_clSetKernelArgSVMPointer_args {
   const void *arg_value;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size, const void *param_value) */
@@ -697,6 +757,7 @@ struct opencl_clSetKernelExecInfo_args {
   const void *param_value;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -709,6 +770,7 @@ struct opencl_clGetKernelInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -722,6 +784,7 @@ struct opencl_clGetKernelArgInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -735,6 +798,7 @@ struct opencl_clGetKernelWorkGroupInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name, size_t input_value_size, const void *input_value, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -750,6 +814,7 @@ struct opencl_clGetKernelSubGroupInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) */
@@ -759,6 +824,7 @@ struct opencl_clWaitForEvents_args {
   const cl_event *event_list;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -771,6 +837,7 @@ struct opencl_clGetEventInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) */
@@ -780,6 +847,7 @@ struct opencl_clCreateUserEvent_args {
   cl_int *errcode_ret;
   cl_event tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainEvent(cl_event event) */
@@ -788,6 +856,7 @@ struct opencl_clRetainEvent_args {
   cl_event event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseEvent(cl_event event) */
@@ -796,6 +865,7 @@ struct opencl_clReleaseEvent_args {
   cl_event event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) */
@@ -805,6 +875,7 @@ struct opencl_clSetUserEventStatus_args {
   cl_int execution_status;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type, void (*pfn_notify)(cl_event, cl_int, void *), void *user_data) */
@@ -816,6 +887,7 @@ struct opencl_clSetEventCallback_args {
   void *user_data;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -828,6 +900,7 @@ struct opencl_clGetEventProfilingInfo_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clFlush(cl_command_queue command_queue) */
@@ -836,6 +909,7 @@ struct opencl_clFlush_args {
   cl_command_queue command_queue;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clFinish(cl_command_queue command_queue) */
@@ -844,6 +918,7 @@ struct opencl_clFinish_args {
   cl_command_queue command_queue;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read, size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -860,6 +935,7 @@ struct opencl_clEnqueueReadBuffer_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read, const size_t *buffer_origin, const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -881,6 +957,7 @@ struct opencl_clEnqueueReadBufferRect_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write, size_t offset, size_t size, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -897,6 +974,7 @@ struct opencl_clEnqueueWriteBuffer_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write, const size_t *buffer_origin, const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -918,6 +996,7 @@ struct opencl_clEnqueueWriteBufferRect_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -934,6 +1013,7 @@ struct opencl_clEnqueueFillBuffer_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -950,6 +1030,7 @@ struct opencl_clEnqueueCopyBuffer_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin, const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -970,6 +1051,7 @@ struct opencl_clEnqueueCopyBufferRect_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin, const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -988,6 +1070,7 @@ struct opencl_clEnqueueReadImage_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin, const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1006,6 +1089,7 @@ struct opencl_clEnqueueWriteImage_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t *origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1021,6 +1105,7 @@ struct opencl_clEnqueueFillImage_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1037,6 +1122,7 @@ struct opencl_clEnqueueCopyImage_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin, const size_t *region, size_t dst_offset, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1053,6 +1139,7 @@ struct opencl_clEnqueueCopyImageToBuffer_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset, const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1069,6 +1156,7 @@ struct opencl_clEnqueueCopyBufferToImage_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map, cl_map_flags map_flags, size_t offset, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event, cl_int *errcode_ret) */
@@ -1086,6 +1174,7 @@ struct opencl_clEnqueueMapBuffer_args {
   cl_int *errcode_ret;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags, const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event, cl_int *errcode_ret) */
@@ -1105,6 +1194,7 @@ struct opencl_clEnqueueMapImage_args {
   cl_int *errcode_ret;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *mapped_ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1118,6 +1208,7 @@ struct opencl_clEnqueueUnmapMemObject_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1132,6 +1223,7 @@ struct opencl_clEnqueueMigrateMemObjects_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1148,6 +1240,7 @@ struct opencl_clEnqueueNDRangeKernel_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(void *), void *args, size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1165,6 +1258,7 @@ struct opencl_clEnqueueNativeKernel_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1176,6 +1270,7 @@ struct opencl_clEnqueueMarkerWithWaitList_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1187,6 +1282,7 @@ struct opencl_clEnqueueBarrierWithWaitList_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[], void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *), void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1202,6 +1298,7 @@ struct opencl_clEnqueueSVMFree_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr, const void *src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1217,6 +1314,7 @@ struct opencl_clEnqueueSVMMemcpy_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern, size_t pattern_size, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1232,6 +1330,7 @@ struct opencl_clEnqueueSVMMemFill_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags, void *svm_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1247,6 +1346,7 @@ struct opencl_clEnqueueSVMMap_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1259,6 +1359,7 @@ struct opencl_clEnqueueSVMUnmap_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers, const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1274,6 +1375,7 @@ struct opencl_clEnqueueSVMMigrateMem_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name) */
@@ -1283,6 +1385,7 @@ struct opencl_clGetExtensionFunctionAddressForPlatform_args {
   const char *func_name;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties, cl_bool enable, cl_command_queue_properties *old_properties) */
@@ -1294,6 +1397,7 @@ struct opencl_clSetCommandQueueProperty_args {
   cl_command_queue_properties *old_properties;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_row_pitch, void *host_ptr, cl_int *errcode_ret) */
@@ -1309,6 +1413,7 @@ struct opencl_clCreateImage2D_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format, size_t image_width, size_t image_height, size_t image_depth, size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret) */
@@ -1326,6 +1431,7 @@ struct opencl_clCreateImage3D_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) */
@@ -1335,6 +1441,7 @@ struct opencl_clEnqueueMarker_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events, const cl_event *event_list) */
@@ -1345,6 +1452,7 @@ struct opencl_clEnqueueWaitForEvents_args {
   const cl_event *event_list;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueBarrier(cl_command_queue command_queue) */
@@ -1353,6 +1461,7 @@ struct opencl_clEnqueueBarrier_args {
   cl_command_queue command_queue;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clUnloadCompiler(void) */
@@ -1360,6 +1469,7 @@ typedef __typeof__(clUnloadCompiler) opencl_clUnloadCompiler_fn;
 struct opencl_clUnloadCompiler_args {
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clGetExtensionFunctionAddress(const char *func_name) */
@@ -1368,6 +1478,7 @@ struct opencl_clGetExtensionFunctionAddress_args {
   const char *func_name;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device, cl_command_queue_properties properties, cl_int *errcode_ret) */
@@ -1379,6 +1490,7 @@ struct opencl_clCreateCommandQueue_args {
   cl_int *errcode_ret;
   cl_command_queue tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void opencl_hook_clCreateCommandQueue_before(struct opencl_clCreateCommandQueue_args *args);
 
@@ -1392,6 +1504,7 @@ struct opencl_clCreateSampler_args {
   cl_int *errcode_ret;
   cl_sampler tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1404,6 +1517,7 @@ struct opencl_clEnqueueTask_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues, const cl_command_buffer_properties_khr *properties, cl_int *errcode_ret) */
@@ -1415,6 +1529,7 @@ struct opencl_clCreateCommandBufferKHR_args {
   cl_int *errcode_ret;
   cl_command_buffer_khr tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) */
@@ -1423,6 +1538,7 @@ struct opencl_clFinalizeCommandBufferKHR_args {
   cl_command_buffer_khr command_buffer;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) */
@@ -1431,6 +1547,7 @@ struct opencl_clRetainCommandBufferKHR_args {
   cl_command_buffer_khr command_buffer;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) */
@@ -1439,6 +1556,7 @@ struct opencl_clReleaseCommandBufferKHR_args {
   cl_command_buffer_khr command_buffer;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues, cl_command_buffer_khr command_buffer, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1452,6 +1570,7 @@ struct opencl_clEnqueueCommandBufferKHR_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1465,6 +1584,7 @@ struct opencl_clCommandBarrierWithWaitListKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset, size_t dst_offset, size_t size, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1483,6 +1603,7 @@ struct opencl_clCommandCopyBufferKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin, const size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1505,6 +1626,7 @@ struct opencl_clCommandCopyBufferRectKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image, size_t src_offset, const size_t *dst_origin, const size_t *region, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1523,6 +1645,7 @@ struct opencl_clCommandCopyBufferToImageKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin, const size_t *region, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1541,6 +1664,7 @@ struct opencl_clCommandCopyImageKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer, const size_t *src_origin, const size_t *region, size_t dst_offset, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1559,6 +1683,7 @@ struct opencl_clCommandCopyImageToBufferKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset, size_t size, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1577,6 +1702,7 @@ struct opencl_clCommandFillBufferKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t *origin, const size_t *region, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1594,6 +1720,7 @@ struct opencl_clCommandFillImageKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue, const cl_ndrange_kernel_command_properties_khr *properties, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset, const size_t *global_work_size, const size_t *local_work_size, cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list, cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) */
@@ -1613,6 +1740,7 @@ struct opencl_clCommandNDRangeKernelKHR_args {
   cl_mutable_command_khr *mutable_handle;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer, cl_command_buffer_info_khr param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -1625,6 +1753,7 @@ struct opencl_clGetCommandBufferInfoKHR_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer, const cl_mutable_base_config_khr *mutable_config) */
@@ -1634,6 +1763,7 @@ struct opencl_clUpdateMutableCommandsKHR_args {
   const cl_mutable_base_config_khr *mutable_config;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command, cl_mutable_command_info_khr param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -1646,6 +1776,7 @@ struct opencl_clGetMutableCommandInfoKHR_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, void *), void *user_data) */
@@ -1656,6 +1787,7 @@ struct opencl_clSetMemObjectDestructorAPPLE_args {
   void *user_data;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info, size_t cb, void *user_data) */
@@ -1666,6 +1798,7 @@ struct opencl_clLogMessagesToSystemLogAPPLE_args {
   size_t cb;
   void *user_data;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, size_t cb, void *user_data) */
@@ -1676,6 +1809,7 @@ struct opencl_clLogMessagesToStdoutAPPLE_args {
   size_t cb;
   void *user_data;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, size_t cb, void *user_data) */
@@ -1686,6 +1820,7 @@ struct opencl_clLogMessagesToStderrAPPLE_args {
   size_t cb;
   void *user_data;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) */
@@ -1696,6 +1831,7 @@ struct opencl_clIcdGetPlatformIDsKHR_args {
   cl_uint *num_platforms;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t length, cl_int *errcode_ret) */
@@ -1707,6 +1843,7 @@ struct opencl_clCreateProgramWithILKHR_args {
   cl_int *errcode_ret;
   cl_program tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clTerminateContextKHR(cl_context context) */
@@ -1715,6 +1852,7 @@ struct opencl_clTerminateContextKHR_args {
   cl_context context;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_device_id device, const cl_queue_properties_khr *properties, cl_int *errcode_ret) */
@@ -1726,6 +1864,7 @@ struct opencl_clCreateCommandQueueWithPropertiesKHR_args {
   cl_int *errcode_ret;
   cl_command_queue tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseDeviceEXT(cl_device_id device) */
@@ -1734,6 +1873,7 @@ struct opencl_clReleaseDeviceEXT_args {
   cl_device_id device;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainDeviceEXT(cl_device_id device) */
@@ -1742,6 +1882,7 @@ struct opencl_clRetainDeviceEXT_args {
   cl_device_id device;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clCreateSubDevicesEXT(cl_device_id in_device, const cl_device_partition_property_ext *properties, cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) */
@@ -1754,6 +1895,7 @@ struct opencl_clCreateSubDevicesEXT_args {
   cl_uint *num_devices;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_mem_migration_flags_ext flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1768,6 +1910,7 @@ struct opencl_clEnqueueMigrateMemObjectEXT_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t image_height, const cl_image_format *image_format, cl_image_pitch_info_qcom param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -1783,6 +1926,7 @@ struct opencl_clGetDeviceImageInfoQCOM_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1796,6 +1940,7 @@ struct opencl_clEnqueueAcquireGrallocObjectsIMG_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1809,6 +1954,7 @@ struct opencl_clEnqueueReleaseGrallocObjectsIMG_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, cl_mipmap_filter_mode_img mipmap_filter_mode, const size_t *array_region, const size_t *mip_region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1825,6 +1971,7 @@ struct opencl_clEnqueueGenerateMipmapIMG_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device, cl_kernel_sub_group_info param_name, size_t input_value_size, const void *input_value, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -1840,6 +1987,7 @@ struct opencl_clGetKernelSubGroupInfoKHR_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset, const size_t *global_work_size, size_t *suggested_local_work_size) */
@@ -1853,6 +2001,7 @@ struct opencl_clGetKernelSuggestedLocalWorkSizeKHR_args {
   size_t *suggested_local_work_size;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1866,6 +2015,7 @@ struct opencl_clEnqueueAcquireExternalMemObjectsKHR_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem *mem_objects, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1879,6 +2029,7 @@ struct opencl_clEnqueueReleaseExternalMemObjectsKHR_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id device, cl_external_semaphore_handle_type_khr handle_type, size_t handle_size, void *handle_ptr, size_t *handle_size_ret) */
@@ -1892,6 +2043,7 @@ struct opencl_clGetSemaphoreHandleForTypeKHR_args {
   size_t *handle_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context, const cl_semaphore_properties_khr *sema_props, cl_int *errcode_ret) */
@@ -1902,6 +2054,7 @@ struct opencl_clCreateSemaphoreWithPropertiesKHR_args {
   cl_int *errcode_ret;
   cl_semaphore_khr tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects, const cl_semaphore_khr *sema_objects, const cl_semaphore_payload_khr *sema_payload_list, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1916,6 +2069,7 @@ struct opencl_clEnqueueWaitSemaphoresKHR_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects, const cl_semaphore_khr *sema_objects, const cl_semaphore_payload_khr *sema_payload_list, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -1930,6 +2084,7 @@ struct opencl_clEnqueueSignalSemaphoresKHR_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -1942,6 +2097,7 @@ struct opencl_clGetSemaphoreInfoKHR_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) */
@@ -1950,6 +2106,7 @@ struct opencl_clReleaseSemaphoreKHR_args {
   cl_semaphore_khr sema_object;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) */
@@ -1958,6 +2115,7 @@ struct opencl_clRetainSemaphoreKHR_args {
   cl_semaphore_khr sema_object;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags, const cl_import_properties_arm *properties, void *memory, size_t size, cl_int *errcode_ret) */
@@ -1971,6 +2129,7 @@ struct opencl_clImportMemoryARM_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size, cl_uint alignment) */
@@ -1982,6 +2141,7 @@ struct opencl_clSVMAllocARM_args {
   cl_uint alignment;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void clSVMFreeARM(cl_context context, void *svm_pointer) */
@@ -1990,6 +2150,7 @@ struct opencl_clSVMFreeARM_args {
   cl_context context;
   void *svm_pointer;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[], void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *), void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2005,6 +2166,7 @@ struct opencl_clEnqueueSVMFreeARM_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr, const void *src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2020,6 +2182,7 @@ struct opencl_clEnqueueSVMMemcpyARM_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, const void *pattern, size_t pattern_size, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2035,6 +2198,7 @@ struct opencl_clEnqueueSVMMemFillARM_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags, void *svm_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2050,6 +2214,7 @@ struct opencl_clEnqueueSVMMapARM_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2062,6 +2227,7 @@ struct opencl_clEnqueueSVMUnmapARM_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const void *arg_value) */
@@ -2072,6 +2238,7 @@ struct opencl_clSetKernelArgSVMPointerARM_args {
   const void *arg_value;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_name, size_t param_value_size, const void *param_value) */
@@ -2083,6 +2250,7 @@ struct opencl_clSetKernelExecInfoARM_args {
   const void *param_value;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context, cl_accelerator_type_intel accelerator_type, size_t descriptor_size, const void *descriptor, cl_int *errcode_ret) */
@@ -2095,6 +2263,7 @@ struct opencl_clCreateAcceleratorINTEL_args {
   cl_int *errcode_ret;
   cl_accelerator_intel tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator, cl_accelerator_info_intel param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -2107,6 +2276,7 @@ struct opencl_clGetAcceleratorInfoINTEL_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) */
@@ -2115,6 +2285,7 @@ struct opencl_clRetainAcceleratorINTEL_args {
   cl_accelerator_intel accelerator;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) */
@@ -2123,6 +2294,7 @@ struct opencl_clReleaseAcceleratorINTEL_args {
   cl_accelerator_intel accelerator;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *properties, size_t size, cl_uint alignment, cl_int *errcode_ret) */
@@ -2135,6 +2307,7 @@ struct opencl_clHostMemAllocINTEL_args {
   cl_int *errcode_ret;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device, const cl_mem_properties_intel *properties, size_t size, cl_uint alignment, cl_int *errcode_ret) */
@@ -2148,6 +2321,7 @@ struct opencl_clDeviceMemAllocINTEL_args {
   cl_int *errcode_ret;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* void *clSharedMemAllocINTEL(cl_context context, cl_device_id device, const cl_mem_properties_intel *properties, size_t size, cl_uint alignment, cl_int *errcode_ret) */
@@ -2161,6 +2335,7 @@ struct opencl_clSharedMemAllocINTEL_args {
   cl_int *errcode_ret;
   void *tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clMemFreeINTEL(cl_context context, void *ptr) */
@@ -2170,6 +2345,7 @@ struct opencl_clMemFreeINTEL_args {
   void *ptr;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) */
@@ -2179,6 +2355,7 @@ struct opencl_clMemBlockingFreeINTEL_args {
   void *ptr;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_intel param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -2192,6 +2369,7 @@ struct opencl_clGetMemAllocInfoINTEL_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const void *arg_value) */
@@ -2202,6 +2380,7 @@ struct opencl_clSetKernelArgMemPointerINTEL_args {
   const void *arg_value;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, const void *pattern, size_t pattern_size, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2217,6 +2396,7 @@ struct opencl_clEnqueueMemFillINTEL_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, void *dst_ptr, const void *src_ptr, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2232,6 +2412,7 @@ struct opencl_clEnqueueMemcpyINTEL_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, size_t size, cl_mem_advice_intel advice, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2246,6 +2427,7 @@ struct opencl_clEnqueueMemAdviseINTEL_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr, size_t size, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2260,6 +2442,7 @@ struct opencl_clEnqueueMigrateMemINTEL_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_int value, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event) */
@@ -2274,6 +2457,7 @@ struct opencl_clEnqueueMemsetINTEL_args {
   cl_event *event;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_mem clCreateBufferWithPropertiesINTEL(cl_context context, const cl_mem_properties_intel *properties, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) */
@@ -2287,6 +2471,7 @@ struct opencl_clCreateBufferWithPropertiesINTEL_args {
   cl_int *errcode_ret;
   cl_mem tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, const cl_image_format *image_format, const cl_image_desc *image_desc, cl_image_requirements_info_ext param_name, size_t param_value_size, void *param_value, size_t *param_value_size_ret) */
@@ -2303,6 +2488,7 @@ struct opencl_clGetImageRequirementsInfoEXT_args {
   size_t *param_value_size_ret;
   cl_int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* Device work (trace.commands in the spec) goes through the backend's hooks. */

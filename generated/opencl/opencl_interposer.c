@@ -6,6 +6,7 @@
  */
 #include "opencl_args.h"
 #include "opencl_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -415,10 +416,11 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformIDs", (void **)&opencl_real.clGetPlatformIDs);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
@@ -456,6 +458,7 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
                                           tracer_args.num_platforms);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -478,10 +481,11 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformInfo", (void **)&opencl_real.clGetPlatformInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
@@ -525,6 +529,7 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -547,10 +552,11 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceIDs", (void **)&opencl_real.clGetDeviceIDs);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
@@ -593,6 +599,7 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
                                           tracer_args.num_devices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -615,10 +622,11 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceInfo", (void **)&opencl_real.clGetDeviceInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
@@ -662,6 +670,7 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -684,10 +693,11 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevices_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevices", (void **)&opencl_real.clCreateSubDevices);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
@@ -730,6 +740,7 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
                                           tracer_args.num_devices_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -752,10 +763,11 @@ cl_int clRetainDevice(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDevice", (void **)&opencl_real.clRetainDevice);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
@@ -788,6 +800,7 @@ cl_int clRetainDevice(cl_device_id device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -808,10 +821,11 @@ cl_int clReleaseDevice(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDevice", (void **)&opencl_real.clReleaseDevice);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
@@ -844,6 +858,7 @@ cl_int clReleaseDevice(cl_device_id device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -865,10 +880,11 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clSetDefaultDeviceCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetDefaultDeviceCommandQueue", (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
@@ -906,6 +922,7 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
                                           tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -927,10 +944,11 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceAndHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceAndHostTimer", (void **)&opencl_real.clGetDeviceAndHostTimer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
@@ -968,6 +986,7 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
                                           tracer_args.host_timestamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -990,10 +1009,11 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   if (!tracer_real)
     tracer_real = (opencl_clGetHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetHostTimer", (void **)&opencl_real.clGetHostTimer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
@@ -1028,6 +1048,7 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   tracer_args.tracer_result = tracer_real(tracer_args.device, tracer_args.host_timestamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1052,10 +1073,11 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clCreateContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContext", (void **)&opencl_real.clCreateContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1085,6 +1107,7 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
                                           tracer_args.user_data, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1110,10 +1133,11 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
   if (!tracer_real)
     tracer_real = (opencl_clCreateContextFromType_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContextFromType", (void **)&opencl_real.clCreateContextFromType);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(properties, device_type, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1141,6 +1165,7 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1163,10 +1188,11 @@ cl_int clRetainContext(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainContext", (void **)&opencl_real.clRetainContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
@@ -1199,6 +1225,7 @@ cl_int clRetainContext(cl_context context) {
   tracer_args.tracer_result = tracer_real(tracer_args.context);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1219,10 +1246,11 @@ cl_int clReleaseContext(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseContext", (void **)&opencl_real.clReleaseContext);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
@@ -1255,6 +1283,7 @@ cl_int clReleaseContext(cl_context context) {
   tracer_args.tracer_result = tracer_real(tracer_args.context);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1276,10 +1305,11 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetContextInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetContextInfo", (void **)&opencl_real.clGetContextInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
@@ -1323,6 +1353,7 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1345,10 +1376,11 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   if (!tracer_real)
     tracer_real = (opencl_clSetContextDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetContextDestructorCallback", (void **)&opencl_real.clSetContextDestructorCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
@@ -1386,6 +1418,7 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1408,10 +1441,11 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithProperties", (void **)&opencl_real.clCreateCommandQueueWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -1437,6 +1471,7 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
                                           tracer_args.properties, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1459,10 +1494,11 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandQueue", (void **)&opencl_real.clRetainCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
@@ -1495,6 +1531,7 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -1515,10 +1552,11 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandQueue", (void **)&opencl_real.clReleaseCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
@@ -1551,6 +1589,7 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -1573,10 +1612,11 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandQueueInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandQueueInfo", (void **)&opencl_real.clGetCommandQueueInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -1621,6 +1661,7 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -1643,10 +1684,11 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   if (!tracer_real)
     tracer_real = (opencl_clCreateBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBuffer", (void **)&opencl_real.clCreateBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -1673,6 +1715,7 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
                                           tracer_args.host_ptr, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -1697,10 +1740,11 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubBuffer", (void **)&opencl_real.clCreateSubBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
   }
   opencl_depth++;
@@ -1728,6 +1772,7 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                           tracer_args.buffer_create_info, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -1751,10 +1796,11 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage", (void **)&opencl_real.clCreateImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -1784,6 +1830,7 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
                                           tracer_args.host_ptr, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -1808,10 +1855,11 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   if (!tracer_real)
     tracer_real = (opencl_clCreatePipe_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreatePipe", (void **)&opencl_real.clCreatePipe);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, pipe_packet_size, pipe_max_packets, properties, errcode_ret);
   }
   opencl_depth++;
@@ -1842,6 +1890,7 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -1866,10 +1915,11 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithProperties", (void **)&opencl_real.clCreateBufferWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -1899,6 +1949,7 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -1924,10 +1975,11 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   if (!tracer_real)
     tracer_real = (opencl_clCreateImageWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImageWithProperties", (void **)&opencl_real.clCreateImageWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -1960,6 +2012,7 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -1982,10 +2035,11 @@ cl_int clRetainMemObject(cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainMemObject", (void **)&opencl_real.clRetainMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
@@ -2018,6 +2072,7 @@ cl_int clRetainMemObject(cl_mem memobj) {
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2038,10 +2093,11 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseMemObject", (void **)&opencl_real.clReleaseMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
@@ -2074,6 +2130,7 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   tracer_args.tracer_result = tracer_real(tracer_args.memobj);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2096,10 +2153,11 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clGetSupportedImageFormats_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSupportedImageFormats", (void **)&opencl_real.clGetSupportedImageFormats);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
@@ -2145,6 +2203,7 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
                                           tracer_args.image_formats, tracer_args.num_image_formats);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -2167,10 +2226,11 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   if (!tracer_real)
     tracer_real = (opencl_clGetMemObjectInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemObjectInfo", (void **)&opencl_real.clGetMemObjectInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
@@ -2214,6 +2274,7 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -2236,10 +2297,11 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   if (!tracer_real)
     tracer_real = (opencl_clGetImageInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageInfo", (void **)&opencl_real.clGetImageInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
@@ -2283,6 +2345,7 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -2305,10 +2368,11 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   if (!tracer_real)
     tracer_real = (opencl_clGetPipeInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPipeInfo", (void **)&opencl_real.clGetPipeInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
@@ -2352,6 +2416,7 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -2374,10 +2439,11 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorCallback", (void **)&opencl_real.clSetMemObjectDestructorCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
@@ -2415,6 +2481,7 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2435,10 +2502,11 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   if (!tracer_real)
     tracer_real = (opencl_clSVMAlloc_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAlloc", (void **)&opencl_real.clSVMAlloc);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
@@ -2478,6 +2546,7 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
                                           tracer_args.alignment);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2499,10 +2568,11 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFree", (void **)&opencl_real.clSVMFree);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -2537,6 +2607,7 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2558,10 +2629,11 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSamplerWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSamplerWithProperties", (void **)&opencl_real.clCreateSamplerWithProperties);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, sampler_properties, errcode_ret);
   }
   opencl_depth++;
@@ -2584,6 +2656,7 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -2606,10 +2679,11 @@ cl_int clRetainSampler(cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSampler", (void **)&opencl_real.clRetainSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
@@ -2642,6 +2716,7 @@ cl_int clRetainSampler(cl_sampler sampler) {
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -2662,10 +2737,11 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSampler", (void **)&opencl_real.clReleaseSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
@@ -2698,6 +2774,7 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   tracer_args.tracer_result = tracer_real(tracer_args.sampler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -2719,10 +2796,11 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetSamplerInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSamplerInfo", (void **)&opencl_real.clGetSamplerInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
@@ -2766,6 +2844,7 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -2788,10 +2867,11 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithSource_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithSource", (void **)&opencl_real.clCreateProgramWithSource);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, count, strings, lengths, errcode_ret);
   }
   opencl_depth++;
@@ -2819,6 +2899,7 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -2844,10 +2925,11 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBinary_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBinary", (void **)&opencl_real.clCreateProgramWithBinary);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
                        errcode_ret);
   }
@@ -2881,6 +2963,7 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -2905,10 +2988,11 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBuiltInKernels_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBuiltInKernels", (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, kernel_names, errcode_ret);
   }
   opencl_depth++;
@@ -2936,6 +3020,7 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -2959,10 +3044,11 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithIL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithIL", (void **)&opencl_real.clCreateProgramWithIL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -2987,6 +3073,7 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -3009,10 +3096,11 @@ cl_int clRetainProgram(cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainProgram", (void **)&opencl_real.clRetainProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
@@ -3045,6 +3133,7 @@ cl_int clRetainProgram(cl_program program) {
   tracer_args.tracer_result = tracer_real(tracer_args.program);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3065,10 +3154,11 @@ cl_int clReleaseProgram(cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseProgram", (void **)&opencl_real.clReleaseProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
@@ -3101,6 +3191,7 @@ cl_int clReleaseProgram(cl_program program) {
   tracer_args.tracer_result = tracer_real(tracer_args.program);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3122,10 +3213,11 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   if (!tracer_real)
     tracer_real = (opencl_clBuildProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clBuildProgram", (void **)&opencl_real.clBuildProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
@@ -3170,6 +3262,7 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
                                           tracer_args.pfn_notify, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3193,10 +3286,11 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   if (!tracer_real)
     tracer_real = (opencl_clCompileProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCompileProgram", (void **)&opencl_real.clCompileProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
   }
@@ -3251,6 +3345,7 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3275,10 +3370,11 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   if (!tracer_real)
     tracer_real = (opencl_clLinkProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLinkProgram", (void **)&opencl_real.clLinkProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, options, num_input_programs,
                        input_programs, pfn_notify, user_data, errcode_ret);
   }
@@ -3317,6 +3413,7 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
                                           tracer_args.user_data, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3340,10 +3437,11 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramReleaseCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramReleaseCallback", (void **)&opencl_real.clSetProgramReleaseCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
@@ -3381,6 +3479,7 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3402,10 +3501,11 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramSpecializationConstant_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramSpecializationConstant", (void **)&opencl_real.clSetProgramSpecializationConstant);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, spec_id, spec_size, spec_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
@@ -3445,6 +3545,7 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
                                           tracer_args.spec_size, tracer_args.spec_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3465,10 +3566,11 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadPlatformCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadPlatformCompiler", (void **)&opencl_real.clUnloadPlatformCompiler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
@@ -3501,6 +3603,7 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   tracer_args.tracer_result = tracer_real(tracer_args.platform);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3522,10 +3625,11 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramInfo", (void **)&opencl_real.clGetProgramInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
@@ -3569,6 +3673,7 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3592,10 +3697,11 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramBuildInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramBuildInfo", (void **)&opencl_real.clGetProgramBuildInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -3643,6 +3749,7 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3664,10 +3771,11 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernel", (void **)&opencl_real.clCreateKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, kernel_name, errcode_ret);
   }
   opencl_depth++;
@@ -3690,6 +3798,7 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -3713,10 +3822,11 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernelsInProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernelsInProgram", (void **)&opencl_real.clCreateKernelsInProgram);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
@@ -3756,6 +3866,7 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
                                           tracer_args.kernels, tracer_args.num_kernels_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -3777,10 +3888,11 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCloneKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCloneKernel", (void **)&opencl_real.clCloneKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source_kernel, errcode_ret);
   }
   opencl_depth++;
@@ -3800,6 +3912,7 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   tracer_args.tracer_result = tracer_real(tracer_args.source_kernel, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -3822,10 +3935,11 @@ cl_int clRetainKernel(cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainKernel", (void **)&opencl_real.clRetainKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
@@ -3858,6 +3972,7 @@ cl_int clRetainKernel(cl_kernel kernel) {
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -3878,10 +3993,11 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseKernel", (void **)&opencl_real.clReleaseKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
@@ -3914,6 +4030,7 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   tracer_args.tracer_result = tracer_real(tracer_args.kernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -3934,10 +4051,11 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArg_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArg", (void **)&opencl_real.clSetKernelArg);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
@@ -3977,6 +4095,7 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
                                           tracer_args.arg_size, tracer_args.arg_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -3997,10 +4116,11 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointer", (void **)&opencl_real.clSetKernelArgSVMPointer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
@@ -4038,6 +4158,7 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
                                           tracer_args.arg_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -4059,10 +4180,11 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfo", (void **)&opencl_real.clSetKernelExecInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
@@ -4102,6 +4224,7 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                                           tracer_args.param_value_size, tracer_args.param_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -4123,10 +4246,11 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelInfo", (void **)&opencl_real.clGetKernelInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
@@ -4170,6 +4294,7 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4192,10 +4317,11 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelArgInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelArgInfo", (void **)&opencl_real.clGetKernelArgInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -4243,6 +4369,7 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4266,10 +4393,11 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelWorkGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelWorkGroupInfo", (void **)&opencl_real.clGetKernelWorkGroupInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -4317,6 +4445,7 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4341,10 +4470,11 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfo", (void **)&opencl_real.clGetKernelSubGroupInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
@@ -4397,6 +4527,7 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4418,10 +4549,11 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   if (!tracer_real)
     tracer_real = (opencl_clWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clWaitForEvents", (void **)&opencl_real.clWaitForEvents);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
@@ -4456,6 +4588,7 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_events, tracer_args.event_list);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4477,10 +4610,11 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   if (!tracer_real)
     tracer_real = (opencl_clGetEventInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventInfo", (void **)&opencl_real.clGetEventInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
@@ -4524,6 +4658,7 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4545,10 +4680,11 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateUserEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateUserEvent", (void **)&opencl_real.clCreateUserEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, errcode_ret);
   }
   opencl_depth++;
@@ -4568,6 +4704,7 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -4590,10 +4727,11 @@ cl_int clRetainEvent(cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainEvent", (void **)&opencl_real.clRetainEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
@@ -4626,6 +4764,7 @@ cl_int clRetainEvent(cl_event event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4646,10 +4785,11 @@ cl_int clReleaseEvent(cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseEvent", (void **)&opencl_real.clReleaseEvent);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
@@ -4682,6 +4822,7 @@ cl_int clReleaseEvent(cl_event event) {
   tracer_args.tracer_result = tracer_real(tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -4702,10 +4843,11 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   if (!tracer_real)
     tracer_real = (opencl_clSetUserEventStatus_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetUserEventStatus", (void **)&opencl_real.clSetUserEventStatus);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, execution_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
@@ -4740,6 +4882,7 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   tracer_args.tracer_result = tracer_real(tracer_args.event, tracer_args.execution_status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -4761,10 +4904,11 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
   if (!tracer_real)
     tracer_real = (opencl_clSetEventCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetEventCallback", (void **)&opencl_real.clSetEventCallback);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
@@ -4804,6 +4948,7 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
                                           tracer_args.pfn_notify, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -4826,10 +4971,11 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
   if (!tracer_real)
     tracer_real = (opencl_clGetEventProfilingInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventProfilingInfo", (void **)&opencl_real.clGetEventProfilingInfo);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
@@ -4873,6 +5019,7 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -4894,10 +5041,11 @@ cl_int clFlush(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFlush_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFlush", (void **)&opencl_real.clFlush);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
@@ -4930,6 +5078,7 @@ cl_int clFlush(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -4950,10 +5099,11 @@ cl_int clFinish(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFinish_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinish", (void **)&opencl_real.clFinish);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
@@ -4986,6 +5136,7 @@ cl_int clFinish(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -5008,10 +5159,11 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBuffer", (void **)&opencl_real.clEnqueueReadBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5057,6 +5209,7 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5084,10 +5237,11 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBufferRect", (void **)&opencl_real.clEnqueueReadBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -5147,6 +5301,7 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5172,10 +5327,11 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBuffer", (void **)&opencl_real.clEnqueueWriteBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5221,6 +5377,7 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5249,10 +5406,11 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBufferRect", (void **)&opencl_real.clEnqueueWriteBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -5312,6 +5470,7 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5337,10 +5496,11 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillBuffer", (void **)&opencl_real.clEnqueueFillBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5386,6 +5546,7 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5411,10 +5572,11 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBuffer", (void **)&opencl_real.clEnqueueCopyBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5460,6 +5622,7 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5487,10 +5650,11 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferRect", (void **)&opencl_real.clEnqueueCopyBufferRect);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
                        src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
                        num_events_in_wait_list, event_wait_list, event);
@@ -5547,6 +5711,7 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5572,10 +5737,11 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadImage", (void **)&opencl_real.clEnqueueReadImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
                        ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -5626,6 +5792,7 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5652,10 +5819,11 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteImage", (void **)&opencl_real.clEnqueueWriteImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
                        input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -5706,6 +5874,7 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5731,10 +5900,11 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillImage", (void **)&opencl_real.clEnqueueFillImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -5786,6 +5956,7 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5810,10 +5981,11 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImage", (void **)&opencl_real.clEnqueueCopyImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5859,6 +6031,7 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -5884,10 +6057,11 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImageToBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImageToBuffer", (void **)&opencl_real.clEnqueueCopyImageToBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5942,6 +6116,7 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -5966,10 +6141,11 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferToImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferToImage", (void **)&opencl_real.clEnqueueCopyBufferToImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6024,6 +6200,7 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6048,10 +6225,11 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapBuffer", (void **)&opencl_real.clEnqueueMapBuffer);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
                        num_events_in_wait_list, event_wait_list, event, errcode_ret);
   }
@@ -6103,6 +6281,7 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6131,10 +6310,11 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapImage", (void **)&opencl_real.clEnqueueMapImage);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
                        image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list,
                        event, errcode_ret);
@@ -6183,6 +6363,7 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6210,10 +6391,11 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueUnmapMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueUnmapMemObject", (void **)&opencl_real.clEnqueueUnmapMemObject);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -6252,6 +6434,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6277,10 +6460,11 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjects_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjects", (void **)&opencl_real.clEnqueueMigrateMemObjects);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -6330,6 +6514,7 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -6354,10 +6539,11 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNDRangeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNDRangeKernel", (void **)&opencl_real.clEnqueueNDRangeKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        local_work_size, num_events_in_wait_list, event_wait_list, event);
   }
@@ -6403,6 +6589,7 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6428,10 +6615,11 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNativeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNativeKernel", (void **)&opencl_real.clEnqueueNativeKernel);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
@@ -6489,6 +6677,7 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6512,10 +6701,11 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarkerWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarkerWithWaitList", (void **)&opencl_real.clEnqueueMarkerWithWaitList);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
@@ -6556,6 +6746,7 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6578,10 +6769,11 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrierWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrierWithWaitList", (void **)&opencl_real.clEnqueueBarrierWithWaitList);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
@@ -6622,6 +6814,7 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6647,10 +6840,11 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFree", (void **)&opencl_real.clEnqueueSVMFree);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6703,6 +6897,7 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6726,10 +6921,11 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpy_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpy", (void **)&opencl_real.clEnqueueSVMMemcpy);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6772,6 +6968,7 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6796,10 +6993,11 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFill_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFill", (void **)&opencl_real.clEnqueueSVMMemFill);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -6842,6 +7040,7 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -6866,10 +7065,11 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMap", (void **)&opencl_real.clEnqueueSVMMap);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -6921,6 +7121,7 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6944,10 +7145,11 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmap", (void **)&opencl_real.clEnqueueSVMUnmap);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
@@ -6991,6 +7193,7 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -7015,10 +7218,11 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMigrateMem_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMigrateMem", (void **)&opencl_real.clEnqueueSVMMigrateMem);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7070,6 +7274,7 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -7092,10 +7297,11 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddressForPlatform_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform", (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(platform, func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
@@ -7130,6 +7336,7 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   tracer_args.tracer_result = tracer_real(tracer_args.platform, tracer_args.func_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -7153,10 +7360,11 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clSetCommandQueueProperty_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetCommandQueueProperty", (void **)&opencl_real.clSetCommandQueueProperty);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, properties, enable, old_properties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
@@ -7196,6 +7404,7 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
                                           tracer_args.enable, tracer_args.old_properties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -7219,10 +7428,11 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage2D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage2D", (void **)&opencl_real.clCreateImage2D);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
                        host_ptr, errcode_ret);
   }
@@ -7258,6 +7468,7 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
                                           tracer_args.host_ptr, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -7283,10 +7494,11 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage3D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage3D", (void **)&opencl_real.clCreateImage3D);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
                        image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
   }
@@ -7328,6 +7540,7 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -7350,10 +7563,11 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarker_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarker", (void **)&opencl_real.clEnqueueMarker);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
@@ -7388,6 +7602,7 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -7410,10 +7625,11 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitForEvents", (void **)&opencl_real.clEnqueueWaitForEvents);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
@@ -7451,6 +7667,7 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
                                           tracer_args.event_list);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7471,10 +7688,11 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrier_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrier", (void **)&opencl_real.clEnqueueBarrier);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
@@ -7507,6 +7725,7 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_queue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7527,10 +7746,11 @@ cl_int clUnloadCompiler(void) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadCompiler", (void **)&opencl_real.clUnloadCompiler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
@@ -7561,6 +7781,7 @@ cl_int clUnloadCompiler(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7581,10 +7802,11 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddress", (void **)&opencl_real.clGetExtensionFunctionAddress);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
@@ -7617,6 +7839,7 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.func_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -7639,10 +7862,11 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueue", (void **)&opencl_real.clCreateCommandQueue);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -7668,6 +7892,7 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
                                           tracer_args.properties, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -7692,10 +7917,11 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSampler", (void **)&opencl_real.clCreateSampler);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, normalized_coords, addressing_mode, filter_mode, errcode_ret);
   }
   opencl_depth++;
@@ -7723,6 +7949,7 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -7747,10 +7974,11 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueTask_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueTask", (void **)&opencl_real.clEnqueueTask);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
@@ -7785,6 +8013,7 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   opencl_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7809,10 +8038,11 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandBufferKHR", (void **)&opencl_real.clCreateCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, properties, errcode_ret);
   }
   opencl_depth++;
@@ -7837,6 +8067,7 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
                                           tracer_args.properties, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7859,10 +8090,11 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clFinalizeCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinalizeCommandBufferKHR", (void **)&opencl_real.clFinalizeCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
@@ -7895,6 +8127,7 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7915,10 +8148,11 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandBufferKHR", (void **)&opencl_real.clRetainCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
@@ -7951,6 +8185,7 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7971,10 +8206,11 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandBufferKHR", (void **)&opencl_real.clReleaseCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
@@ -8007,6 +8243,7 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -8030,10 +8267,11 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCommandBufferKHR", (void **)&opencl_real.clEnqueueCommandBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -8081,6 +8319,7 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -8108,10 +8347,11 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandBarrierWithWaitListKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandBarrierWithWaitListKHR", (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
@@ -8159,6 +8399,7 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8185,10 +8426,11 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferKHR", (void **)&opencl_real.clCommandCopyBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                        dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
@@ -8251,6 +8493,7 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8282,10 +8525,11 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferRectKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferRectKHR", (void **)&opencl_real.clCommandCopyBufferRectKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
                        dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                        dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
@@ -8360,6 +8604,7 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8388,10 +8633,11 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferToImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferToImageKHR", (void **)&opencl_real.clCommandCopyBufferToImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -8454,6 +8700,7 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8481,10 +8728,11 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageKHR", (void **)&opencl_real.clCommandCopyImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -8547,6 +8795,7 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8576,10 +8825,11 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageToBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageToBufferKHR", (void **)&opencl_real.clCommandCopyImageToBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
                        dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -8642,6 +8892,7 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8668,10 +8919,11 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillBufferKHR", (void **)&opencl_real.clCommandFillBufferKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -8734,6 +8986,7 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8760,10 +9013,11 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillImageKHR", (void **)&opencl_real.clCommandFillImageKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -8823,6 +9077,7 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -8854,10 +9109,11 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clCommandNDRangeKernelKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandNDRangeKernelKHR", (void **)&opencl_real.clCommandNDRangeKernelKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
                        global_work_offset, global_work_size, local_work_size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
@@ -8924,6 +9180,7 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.mutable_handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -8948,10 +9205,11 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandBufferInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandBufferInfoKHR", (void **)&opencl_real.clGetCommandBufferInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -8996,6 +9254,7 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -9018,10 +9277,11 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   if (!tracer_real)
     tracer_real = (opencl_clUpdateMutableCommandsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUpdateMutableCommandsKHR", (void **)&opencl_real.clUpdateMutableCommandsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_buffer, mutable_config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
@@ -9056,6 +9316,7 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   tracer_args.tracer_result = tracer_real(tracer_args.command_buffer, tracer_args.mutable_config);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -9078,10 +9339,11 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
   if (!tracer_real)
     tracer_real = (opencl_clGetMutableCommandInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMutableCommandInfoKHR", (void **)&opencl_real.clGetMutableCommandInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
@@ -9125,6 +9387,7 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
@@ -9147,10 +9410,11 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorAPPLE", (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
@@ -9188,6 +9452,7 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
                                           tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
@@ -9209,10 +9474,11 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToSystemLogAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE", (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -9251,6 +9517,7 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
@@ -9271,10 +9538,11 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStdoutAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStdoutAPPLE", (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -9313,6 +9581,7 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
@@ -9333,10 +9602,11 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStderrAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStderrAPPLE", (void **)&opencl_real.clLogMessagesToStderrAPPLE);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -9375,6 +9645,7 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   tracer_real(tracer_args.errstr, tracer_args.private_info, tracer_args.cb, tracer_args.user_data);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
@@ -9394,10 +9665,11 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   if (!tracer_real)
     tracer_real = (opencl_clIcdGetPlatformIDsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clIcdGetPlatformIDsKHR", (void **)&opencl_real.clIcdGetPlatformIDsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
@@ -9435,6 +9707,7 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
                                           tracer_args.num_platforms);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
@@ -9458,10 +9731,11 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithILKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithILKHR", (void **)&opencl_real.clCreateProgramWithILKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -9486,6 +9760,7 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
@@ -9508,10 +9783,11 @@ cl_int clTerminateContextKHR(cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clTerminateContextKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clTerminateContextKHR", (void **)&opencl_real.clTerminateContextKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
@@ -9544,6 +9820,7 @@ cl_int clTerminateContextKHR(cl_context context) {
   tracer_args.tracer_result = tracer_real(tracer_args.context);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
@@ -9566,10 +9843,11 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR", (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -9594,6 +9872,7 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
                                           tracer_args.properties, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9616,10 +9895,11 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDeviceEXT", (void **)&opencl_real.clReleaseDeviceEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
@@ -9652,6 +9932,7 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9672,10 +9953,11 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDeviceEXT", (void **)&opencl_real.clRetainDeviceEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
@@ -9708,6 +9990,7 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   tracer_args.tracer_result = tracer_real(tracer_args.device);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9730,10 +10013,11 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevicesEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevicesEXT", (void **)&opencl_real.clCreateSubDevicesEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
@@ -9776,6 +10060,7 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
                                           tracer_args.num_devices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9801,10 +10086,11 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjectEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT", (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -9854,6 +10140,7 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -9878,10 +10165,11 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceImageInfoQCOM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceImageInfoQCOM", (void **)&opencl_real.clGetDeviceImageInfoQCOM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -9934,6 +10222,7 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -9957,10 +10246,11 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG", (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10008,6 +10298,7 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -10031,10 +10322,11 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG", (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10082,6 +10374,7 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
@@ -10107,10 +10400,11 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueGenerateMipmapIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueGenerateMipmapIMG", (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
   }
@@ -10166,6 +10460,7 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
@@ -10190,10 +10485,11 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfoKHR", (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -10246,6 +10542,7 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -10270,10 +10567,11 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR", (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
@@ -10321,6 +10619,7 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
                                           tracer_args.suggested_local_work_size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -10345,10 +10644,11 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10396,6 +10696,7 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -10420,10 +10721,11 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10471,6 +10773,7 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -10494,10 +10797,11 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreHandleForTypeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR", (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
@@ -10543,6 +10847,7 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
                                           tracer_args.handle_ptr, tracer_args.handle_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -10566,10 +10871,11 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateSemaphoreWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR", (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, sema_props, errcode_ret);
   }
   opencl_depth++;
@@ -10592,6 +10898,7 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
@@ -10618,10 +10925,11 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR", (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -10671,6 +10979,7 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10696,10 +11005,11 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSignalSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR", (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -10749,6 +11059,7 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10772,10 +11083,11 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreInfoKHR", (void **)&opencl_real.clGetSemaphoreInfoKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
@@ -10819,6 +11131,7 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10840,10 +11153,11 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSemaphoreKHR", (void **)&opencl_real.clReleaseSemaphoreKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
@@ -10876,6 +11190,7 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10896,10 +11211,11 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSemaphoreKHR", (void **)&opencl_real.clRetainSemaphoreKHR);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
@@ -10932,6 +11248,7 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   tracer_args.tracer_result = tracer_real(tracer_args.sema_object);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10954,10 +11271,11 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
   if (!tracer_real)
     tracer_real = (opencl_clImportMemoryARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clImportMemoryARM", (void **)&opencl_real.clImportMemoryARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, properties, memory, size, errcode_ret);
   }
   opencl_depth++;
@@ -10987,6 +11305,7 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
                                           tracer_args.size, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -11009,10 +11328,11 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   if (!tracer_real)
     tracer_real = (opencl_clSVMAllocARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAllocARM", (void **)&opencl_real.clSVMAllocARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
@@ -11052,6 +11372,7 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
                                           tracer_args.alignment);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -11073,10 +11394,11 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFreeARM", (void **)&opencl_real.clSVMFreeARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -11111,6 +11433,7 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   tracer_real(tracer_args.context, tracer_args.svm_pointer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -11134,10 +11457,11 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFreeARM", (void **)&opencl_real.clEnqueueSVMFreeARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -11190,6 +11514,7 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -11213,10 +11538,11 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpyARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpyARM", (void **)&opencl_real.clEnqueueSVMMemcpyARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -11268,6 +11594,7 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -11291,10 +11618,11 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFillARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFillARM", (void **)&opencl_real.clEnqueueSVMMemFillARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -11346,6 +11674,7 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -11369,10 +11698,11 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMapARM", (void **)&opencl_real.clEnqueueSVMMapARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -11424,6 +11754,7 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -11447,10 +11778,11 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmapARM", (void **)&opencl_real.clEnqueueSVMUnmapARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
@@ -11494,6 +11826,7 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -11515,10 +11848,11 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointerARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointerARM", (void **)&opencl_real.clSetKernelArgSVMPointerARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
@@ -11556,6 +11890,7 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
                                           tracer_args.arg_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -11577,10 +11912,11 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfoARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfoARM", (void **)&opencl_real.clSetKernelExecInfoARM);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
@@ -11620,6 +11956,7 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
                                           tracer_args.param_value_size, tracer_args.param_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -11643,10 +11980,11 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateAcceleratorINTEL", (void **)&opencl_real.clCreateAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, accelerator_type, descriptor_size, descriptor, errcode_ret);
   }
   opencl_depth++;
@@ -11674,6 +12012,7 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -11698,10 +12037,11 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
   if (!tracer_real)
     tracer_real = (opencl_clGetAcceleratorInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetAcceleratorInfoINTEL", (void **)&opencl_real.clGetAcceleratorInfoINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
@@ -11745,6 +12085,7 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11766,10 +12107,11 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainAcceleratorINTEL", (void **)&opencl_real.clRetainAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
@@ -11802,6 +12144,7 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11822,10 +12165,11 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseAcceleratorINTEL", (void **)&opencl_real.clReleaseAcceleratorINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
@@ -11858,6 +12202,7 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   tracer_args.tracer_result = tracer_real(tracer_args.accelerator);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11879,10 +12224,11 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   if (!tracer_real)
     tracer_real = (opencl_clHostMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clHostMemAllocINTEL", (void **)&opencl_real.clHostMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -11910,6 +12256,7 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11934,10 +12281,11 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clDeviceMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clDeviceMemAllocINTEL", (void **)&opencl_real.clDeviceMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -11967,6 +12315,7 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
                                           tracer_args.alignment, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11991,10 +12340,11 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
   if (!tracer_real)
     tracer_real = (opencl_clSharedMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSharedMemAllocINTEL", (void **)&opencl_real.clSharedMemAllocINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -12024,6 +12374,7 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
                                           tracer_args.alignment, tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -12046,10 +12397,11 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemFreeINTEL", (void **)&opencl_real.clMemFreeINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
@@ -12084,6 +12436,7 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -12104,10 +12457,11 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemBlockingFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemBlockingFreeINTEL", (void **)&opencl_real.clMemBlockingFreeINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
@@ -12142,6 +12496,7 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.context, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -12164,10 +12519,11 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   if (!tracer_real)
     tracer_real = (opencl_clGetMemAllocInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemAllocInfoINTEL", (void **)&opencl_real.clGetMemAllocInfoINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -12215,6 +12571,7 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -12236,10 +12593,11 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgMemPointerINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgMemPointerINTEL", (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
@@ -12277,6 +12635,7 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
                                           tracer_args.arg_value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -12299,10 +12658,11 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemFillINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemFillINTEL", (void **)&opencl_real.clEnqueueMemFillINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12354,6 +12714,7 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -12377,10 +12738,11 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemcpyINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemcpyINTEL", (void **)&opencl_real.clEnqueueMemcpyINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12432,6 +12794,7 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -12455,10 +12818,11 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemAdviseINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemAdviseINTEL", (void **)&opencl_real.clEnqueueMemAdviseINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -12508,6 +12872,7 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -12531,10 +12896,11 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemINTEL", (void **)&opencl_real.clEnqueueMigrateMemINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -12584,6 +12950,7 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -12607,10 +12974,11 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemsetINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemsetINTEL", (void **)&opencl_real.clEnqueueMemsetINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12660,6 +13028,7 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
                                           tracer_args.event_wait_list, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -12684,10 +13053,11 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithPropertiesINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL", (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -12717,6 +13087,7 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
                                           tracer_status_slot);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)*tracer_status_slot;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12744,10 +13115,11 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
   if (!tracer_real)
     tracer_real = (opencl_clGetImageRequirementsInfoEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageRequirementsInfoEXT", (void **)&opencl_real.clGetImageRequirementsInfoEXT);
-  if (opencl_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
+      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -12802,6 +13174,7 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
                                           tracer_args.param_value_size_ret);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);

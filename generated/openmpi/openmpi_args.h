@@ -27,6 +27,7 @@ struct openmpi_MPI_Abort_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) */
@@ -43,6 +44,7 @@ struct openmpi_MPI_Accumulate_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Add_error_class(int *errorclass) */
@@ -51,6 +53,7 @@ struct openmpi_MPI_Add_error_class_args {
   int *errorclass;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Add_error_code(int errorclass, int *errorcode) */
@@ -60,6 +63,7 @@ struct openmpi_MPI_Add_error_code_args {
   int *errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Add_error_string(int errorcode, const char *string) */
@@ -69,6 +73,7 @@ struct openmpi_MPI_Add_error_string_args {
   const char *string;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -83,6 +88,7 @@ struct openmpi_MPI_Allgather_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -98,6 +104,7 @@ struct openmpi_MPI_Iallgather_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -113,6 +120,7 @@ struct openmpi_MPI_Allgatherv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -129,6 +137,7 @@ struct openmpi_MPI_Iallgatherv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) */
@@ -139,6 +148,7 @@ struct openmpi_MPI_Alloc_mem_args {
   void *baseptr;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -152,6 +162,7 @@ struct openmpi_MPI_Allreduce_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -166,6 +177,7 @@ struct openmpi_MPI_Iallreduce_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -180,6 +192,7 @@ struct openmpi_MPI_Alltoall_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -195,6 +208,7 @@ struct openmpi_MPI_Ialltoall_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -211,6 +225,7 @@ struct openmpi_MPI_Alltoallv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -228,6 +243,7 @@ struct openmpi_MPI_Ialltoallv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) */
@@ -244,6 +260,7 @@ struct openmpi_MPI_Alltoallw_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) */
@@ -261,6 +278,7 @@ struct openmpi_MPI_Ialltoallw_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Barrier(MPI_Comm comm) */
@@ -269,6 +287,7 @@ struct openmpi_MPI_Barrier_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) */
@@ -278,6 +297,7 @@ struct openmpi_MPI_Ibarrier_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) */
@@ -290,6 +310,7 @@ struct openmpi_MPI_Bcast_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -303,6 +324,7 @@ struct openmpi_MPI_Bsend_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -316,6 +338,7 @@ struct openmpi_MPI_Ibcast_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -330,6 +353,7 @@ struct openmpi_MPI_Bsend_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Buffer_attach(void *buffer, int size) */
@@ -339,6 +363,7 @@ struct openmpi_MPI_Buffer_attach_args {
   int size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Buffer_detach(void *buffer, int *size) */
@@ -348,6 +373,7 @@ struct openmpi_MPI_Buffer_detach_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cancel(MPI_Request *request) */
@@ -356,6 +382,7 @@ struct openmpi_MPI_Cancel_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) */
@@ -367,6 +394,7 @@ struct openmpi_MPI_Cart_coords_args {
   int *coords;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) */
@@ -380,6 +408,7 @@ struct openmpi_MPI_Cart_create_args {
   MPI_Comm *comm_cart;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) */
@@ -392,6 +421,7 @@ struct openmpi_MPI_Cart_get_args {
   int *coords;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) */
@@ -404,6 +434,7 @@ struct openmpi_MPI_Cart_map_args {
   int *newrank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) */
@@ -414,6 +445,7 @@ struct openmpi_MPI_Cart_rank_args {
   int *rank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) */
@@ -426,6 +458,7 @@ struct openmpi_MPI_Cart_shift_args {
   int *rank_dest;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) */
@@ -436,6 +469,7 @@ struct openmpi_MPI_Cart_sub_args {
   MPI_Comm *new_comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Cartdim_get(MPI_Comm comm, int *ndims) */
@@ -445,6 +479,7 @@ struct openmpi_MPI_Cartdim_get_args {
   int *ndims;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Close_port(const char *port_name) */
@@ -453,6 +488,7 @@ struct openmpi_MPI_Close_port_args {
   const char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) */
@@ -465,6 +501,7 @@ struct openmpi_MPI_Comm_accept_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) */
@@ -474,6 +511,7 @@ struct openmpi_MPI_Comm_call_errhandler_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) */
@@ -484,6 +522,7 @@ struct openmpi_MPI_Comm_compare_args {
   int *result;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) */
@@ -496,6 +535,7 @@ struct openmpi_MPI_Comm_connect_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) */
@@ -505,6 +545,7 @@ struct openmpi_MPI_Comm_create_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state) */
@@ -516,6 +557,7 @@ struct openmpi_MPI_Comm_create_keyval_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) */
@@ -527,6 +569,7 @@ struct openmpi_MPI_Comm_create_group_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) */
@@ -537,6 +580,7 @@ struct openmpi_MPI_Comm_create_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) */
@@ -546,6 +590,7 @@ struct openmpi_MPI_Comm_delete_attr_args {
   int comm_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_disconnect(MPI_Comm *comm) */
@@ -554,6 +599,7 @@ struct openmpi_MPI_Comm_disconnect_args {
   MPI_Comm *comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) */
@@ -563,6 +609,7 @@ struct openmpi_MPI_Comm_dup_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) */
@@ -573,6 +620,7 @@ struct openmpi_MPI_Comm_idup_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) */
@@ -583,6 +631,7 @@ struct openmpi_MPI_Comm_dup_with_info_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_free_keyval(int *comm_keyval) */
@@ -591,6 +640,7 @@ struct openmpi_MPI_Comm_free_keyval_args {
   int *comm_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_free(MPI_Comm *comm) */
@@ -599,6 +649,7 @@ struct openmpi_MPI_Comm_free_args {
   MPI_Comm *comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) */
@@ -610,6 +661,7 @@ struct openmpi_MPI_Comm_get_attr_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm *newcomm) */
@@ -626,6 +678,7 @@ struct openmpi_MPI_Dist_graph_create_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) */
@@ -643,6 +696,7 @@ struct openmpi_MPI_Dist_graph_create_adjacent_args {
   MPI_Comm *comm_dist_graph;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]) */
@@ -657,6 +711,7 @@ struct openmpi_MPI_Dist_graph_neighbors_args {
   int *destweights;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted) */
@@ -668,6 +723,7 @@ struct openmpi_MPI_Dist_graph_neighbors_count_args {
   int *weighted;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *erhandler) */
@@ -677,6 +733,7 @@ struct openmpi_MPI_Comm_get_errhandler_args {
   MPI_Errhandler *erhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) */
@@ -686,6 +743,7 @@ struct openmpi_MPI_Comm_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) */
@@ -696,6 +754,7 @@ struct openmpi_MPI_Comm_get_name_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_get_parent(MPI_Comm *parent) */
@@ -704,6 +763,7 @@ struct openmpi_MPI_Comm_get_parent_args {
   MPI_Comm *parent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) */
@@ -713,6 +773,7 @@ struct openmpi_MPI_Comm_group_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_join(int fd, MPI_Comm *intercomm) */
@@ -722,6 +783,7 @@ struct openmpi_MPI_Comm_join_args {
   MPI_Comm *intercomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_rank(MPI_Comm comm, int *rank) */
@@ -731,6 +793,7 @@ struct openmpi_MPI_Comm_rank_args {
   int *rank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) */
@@ -740,6 +803,7 @@ struct openmpi_MPI_Comm_remote_group_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_remote_size(MPI_Comm comm, int *size) */
@@ -749,6 +813,7 @@ struct openmpi_MPI_Comm_remote_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) */
@@ -759,6 +824,7 @@ struct openmpi_MPI_Comm_set_attr_args {
   void *attribute_val;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) */
@@ -768,6 +834,7 @@ struct openmpi_MPI_Comm_set_errhandler_args {
   MPI_Errhandler errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) */
@@ -777,6 +844,7 @@ struct openmpi_MPI_Comm_set_info_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) */
@@ -786,6 +854,7 @@ struct openmpi_MPI_Comm_set_name_args {
   const char *comm_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_size(MPI_Comm comm, int *size) */
@@ -795,6 +864,7 @@ struct openmpi_MPI_Comm_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) */
@@ -810,6 +880,7 @@ struct openmpi_MPI_Comm_spawn_args {
   int *array_of_errcodes;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) */
@@ -826,6 +897,7 @@ struct openmpi_MPI_Comm_spawn_multiple_args {
   int *array_of_errcodes;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) */
@@ -837,6 +909,7 @@ struct openmpi_MPI_Comm_split_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) */
@@ -849,6 +922,7 @@ struct openmpi_MPI_Comm_split_type_args {
   MPI_Comm *newcomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Comm_test_inter(MPI_Comm comm, int *flag) */
@@ -858,6 +932,7 @@ struct openmpi_MPI_Comm_test_inter_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) */
@@ -872,6 +947,7 @@ struct openmpi_MPI_Compare_and_swap_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Dims_create(int nnodes, int ndims, int dims[]) */
@@ -882,6 +958,7 @@ struct openmpi_MPI_Dims_create_args {
   int *dims;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Errhandler_free(MPI_Errhandler *errhandler) */
@@ -890,6 +967,7 @@ struct openmpi_MPI_Errhandler_free_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Error_class(int errorcode, int *errorclass) */
@@ -899,6 +977,7 @@ struct openmpi_MPI_Error_class_args {
   int *errorclass;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Error_string(int errorcode, char *string, int *resultlen) */
@@ -909,6 +988,7 @@ struct openmpi_MPI_Error_string_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -922,6 +1002,7 @@ struct openmpi_MPI_Exscan_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) */
@@ -936,6 +1017,7 @@ struct openmpi_MPI_Fetch_and_op_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -950,6 +1032,7 @@ struct openmpi_MPI_Iexscan_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_call_errhandler(MPI_File fh, int errorcode) */
@@ -959,6 +1042,7 @@ struct openmpi_MPI_File_call_errhandler_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errhandler *errhandler) */
@@ -968,6 +1052,7 @@ struct openmpi_MPI_File_create_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) */
@@ -977,6 +1062,7 @@ struct openmpi_MPI_File_set_errhandler_args {
   MPI_Errhandler errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) */
@@ -986,6 +1072,7 @@ struct openmpi_MPI_File_get_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh) */
@@ -998,6 +1085,7 @@ struct openmpi_MPI_File_open_args {
   MPI_File *fh;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_close(MPI_File *fh) */
@@ -1006,6 +1094,7 @@ struct openmpi_MPI_File_close_args {
   MPI_File *fh;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_delete(const char *filename, MPI_Info info) */
@@ -1015,6 +1104,7 @@ struct openmpi_MPI_File_delete_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_size(MPI_File fh, MPI_Offset size) */
@@ -1024,6 +1114,7 @@ struct openmpi_MPI_File_set_size_args {
   MPI_Offset size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_preallocate(MPI_File fh, MPI_Offset size) */
@@ -1033,6 +1124,7 @@ struct openmpi_MPI_File_preallocate_args {
   MPI_Offset size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_size(MPI_File fh, MPI_Offset *size) */
@@ -1042,6 +1134,7 @@ struct openmpi_MPI_File_get_size_args {
   MPI_Offset *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_group(MPI_File fh, MPI_Group *group) */
@@ -1051,6 +1144,7 @@ struct openmpi_MPI_File_get_group_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_amode(MPI_File fh, int *amode) */
@@ -1060,6 +1154,7 @@ struct openmpi_MPI_File_get_amode_args {
   int *amode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_info(MPI_File fh, MPI_Info info) */
@@ -1069,6 +1164,7 @@ struct openmpi_MPI_File_set_info_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) */
@@ -1078,6 +1174,7 @@ struct openmpi_MPI_File_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info) */
@@ -1091,6 +1188,7 @@ struct openmpi_MPI_File_set_view_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep) */
@@ -1103,6 +1201,7 @@ struct openmpi_MPI_File_get_view_args {
   char *datarep;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1116,6 +1215,7 @@ struct openmpi_MPI_File_read_at_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1129,6 +1229,7 @@ struct openmpi_MPI_File_read_at_all_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1142,6 +1243,7 @@ struct openmpi_MPI_File_write_at_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1155,6 +1257,7 @@ struct openmpi_MPI_File_write_at_all_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1168,6 +1271,7 @@ struct openmpi_MPI_File_iread_at_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1181,6 +1285,7 @@ struct openmpi_MPI_File_iwrite_at_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1194,6 +1299,7 @@ struct openmpi_MPI_File_iread_at_all_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1207,6 +1313,7 @@ struct openmpi_MPI_File_iwrite_at_all_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1219,6 +1326,7 @@ struct openmpi_MPI_File_read_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1231,6 +1339,7 @@ struct openmpi_MPI_File_read_all_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1243,6 +1352,7 @@ struct openmpi_MPI_File_write_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1255,6 +1365,7 @@ struct openmpi_MPI_File_write_all_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1267,6 +1378,7 @@ struct openmpi_MPI_File_iread_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1279,6 +1391,7 @@ struct openmpi_MPI_File_iwrite_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1291,6 +1404,7 @@ struct openmpi_MPI_File_iread_all_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1303,6 +1417,7 @@ struct openmpi_MPI_File_iwrite_all_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) */
@@ -1313,6 +1428,7 @@ struct openmpi_MPI_File_seek_args {
   int whence;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) */
@@ -1322,6 +1438,7 @@ struct openmpi_MPI_File_get_position_args {
   MPI_Offset *offset;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) */
@@ -1332,6 +1449,7 @@ struct openmpi_MPI_File_get_byte_offset_args {
   MPI_Offset *disp;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1344,6 +1462,7 @@ struct openmpi_MPI_File_read_shared_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1356,6 +1475,7 @@ struct openmpi_MPI_File_write_shared_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1368,6 +1488,7 @@ struct openmpi_MPI_File_iread_shared_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) */
@@ -1380,6 +1501,7 @@ struct openmpi_MPI_File_iwrite_shared_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1392,6 +1514,7 @@ struct openmpi_MPI_File_read_ordered_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) */
@@ -1404,6 +1527,7 @@ struct openmpi_MPI_File_write_ordered_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) */
@@ -1414,6 +1538,7 @@ struct openmpi_MPI_File_seek_shared_args {
   int whence;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) */
@@ -1423,6 +1548,7 @@ struct openmpi_MPI_File_get_position_shared_args {
   MPI_Offset *offset;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype) */
@@ -1435,6 +1561,7 @@ struct openmpi_MPI_File_read_at_all_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) */
@@ -1445,6 +1572,7 @@ struct openmpi_MPI_File_read_at_all_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype) */
@@ -1457,6 +1585,7 @@ struct openmpi_MPI_File_write_at_all_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) */
@@ -1467,6 +1596,7 @@ struct openmpi_MPI_File_write_at_all_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) */
@@ -1478,6 +1608,7 @@ struct openmpi_MPI_File_read_all_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) */
@@ -1488,6 +1619,7 @@ struct openmpi_MPI_File_read_all_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) */
@@ -1499,6 +1631,7 @@ struct openmpi_MPI_File_write_all_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) */
@@ -1509,6 +1642,7 @@ struct openmpi_MPI_File_write_all_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) */
@@ -1520,6 +1654,7 @@ struct openmpi_MPI_File_read_ordered_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) */
@@ -1530,6 +1665,7 @@ struct openmpi_MPI_File_read_ordered_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) */
@@ -1541,6 +1677,7 @@ struct openmpi_MPI_File_write_ordered_begin_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) */
@@ -1551,6 +1688,7 @@ struct openmpi_MPI_File_write_ordered_end_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent) */
@@ -1561,6 +1699,7 @@ struct openmpi_MPI_File_get_type_extent_args {
   MPI_Aint *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_set_atomicity(MPI_File fh, int flag) */
@@ -1570,6 +1709,7 @@ struct openmpi_MPI_File_set_atomicity_args {
   int flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_get_atomicity(MPI_File fh, int *flag) */
@@ -1579,6 +1719,7 @@ struct openmpi_MPI_File_get_atomicity_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_File_sync(MPI_File fh) */
@@ -1587,6 +1728,7 @@ struct openmpi_MPI_File_sync_args {
   MPI_File fh;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Finalize(void) */
@@ -1594,6 +1736,7 @@ typedef __typeof__(MPI_Finalize) openmpi_MPI_Finalize_fn;
 struct openmpi_MPI_Finalize_args {
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Finalized(int *flag) */
@@ -1602,6 +1745,7 @@ struct openmpi_MPI_Finalized_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Free_mem(void *base) */
@@ -1610,6 +1754,7 @@ struct openmpi_MPI_Free_mem_args {
   void *base;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -1625,6 +1770,7 @@ struct openmpi_MPI_Gather_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -1641,6 +1787,7 @@ struct openmpi_MPI_Igather_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -1657,6 +1804,7 @@ struct openmpi_MPI_Gatherv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -1674,6 +1822,7 @@ struct openmpi_MPI_Igatherv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_address(const void *location, MPI_Aint *address) */
@@ -1683,6 +1832,7 @@ struct openmpi_MPI_Get_address_args {
   MPI_Aint *address;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) */
@@ -1693,6 +1843,7 @@ struct openmpi_MPI_Get_count_args {
   int *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) */
@@ -1703,6 +1854,7 @@ struct openmpi_MPI_Get_elements_args {
   int *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) */
@@ -1713,6 +1865,7 @@ struct openmpi_MPI_Get_elements_x_args {
   MPI_Count *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) */
@@ -1728,6 +1881,7 @@ struct openmpi_MPI_Get_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) */
@@ -1747,6 +1901,7 @@ struct openmpi_MPI_Get_accumulate_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_library_version(char *version, int *resultlen) */
@@ -1756,6 +1911,7 @@ struct openmpi_MPI_Get_library_version_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_processor_name(char *name, int *resultlen) */
@@ -1765,6 +1921,7 @@ struct openmpi_MPI_Get_processor_name_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Get_version(int *version, int *subversion) */
@@ -1774,6 +1931,7 @@ struct openmpi_MPI_Get_version_args {
   int *subversion;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph) */
@@ -1787,6 +1945,7 @@ struct openmpi_MPI_Graph_create_args {
   MPI_Comm *comm_graph;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) */
@@ -1799,6 +1958,7 @@ struct openmpi_MPI_Graph_get_args {
   int *edges;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) */
@@ -1811,6 +1971,7 @@ struct openmpi_MPI_Graph_map_args {
   int *newrank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) */
@@ -1821,6 +1982,7 @@ struct openmpi_MPI_Graph_neighbors_count_args {
   int *nneighbors;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) */
@@ -1832,6 +1994,7 @@ struct openmpi_MPI_Graph_neighbors_args {
   int *neighbors;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) */
@@ -1842,6 +2005,7 @@ struct openmpi_MPI_Graphdims_get_args {
   int *nedges;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Grequest_complete(MPI_Request request) */
@@ -1850,6 +2014,7 @@ struct openmpi_MPI_Grequest_complete_args {
   MPI_Request request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request) */
@@ -1862,6 +2027,7 @@ struct openmpi_MPI_Grequest_start_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) */
@@ -1872,6 +2038,7 @@ struct openmpi_MPI_Group_compare_args {
   int *result;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) */
@@ -1882,6 +2049,7 @@ struct openmpi_MPI_Group_difference_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) */
@@ -1893,6 +2061,7 @@ struct openmpi_MPI_Group_excl_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_free(MPI_Group *group) */
@@ -1901,6 +2070,7 @@ struct openmpi_MPI_Group_free_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) */
@@ -1912,6 +2082,7 @@ struct openmpi_MPI_Group_incl_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) */
@@ -1922,6 +2093,7 @@ struct openmpi_MPI_Group_intersection_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) */
@@ -1933,6 +2105,7 @@ struct openmpi_MPI_Group_range_excl_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) */
@@ -1944,6 +2117,7 @@ struct openmpi_MPI_Group_range_incl_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_rank(MPI_Group group, int *rank) */
@@ -1953,6 +2127,7 @@ struct openmpi_MPI_Group_rank_args {
   int *rank;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_size(MPI_Group group, int *size) */
@@ -1962,6 +2137,7 @@ struct openmpi_MPI_Group_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) */
@@ -1974,6 +2150,7 @@ struct openmpi_MPI_Group_translate_ranks_args {
   int *ranks2;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) */
@@ -1984,6 +2161,7 @@ struct openmpi_MPI_Group_union_args {
   MPI_Group *newgroup;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -1998,6 +2176,7 @@ struct openmpi_MPI_Ibsend_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) */
@@ -2011,6 +2190,7 @@ struct openmpi_MPI_Improbe_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) */
@@ -2023,6 +2203,7 @@ struct openmpi_MPI_Imrecv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_create(MPI_Info *info) */
@@ -2031,6 +2212,7 @@ struct openmpi_MPI_Info_create_args {
   MPI_Info *info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_delete(MPI_Info info, const char *key) */
@@ -2040,6 +2222,7 @@ struct openmpi_MPI_Info_delete_args {
   const char *key;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) */
@@ -2049,6 +2232,7 @@ struct openmpi_MPI_Info_dup_args {
   MPI_Info *newinfo;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_free(MPI_Info *info) */
@@ -2057,6 +2241,7 @@ struct openmpi_MPI_Info_free_args {
   MPI_Info *info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) */
@@ -2069,6 +2254,7 @@ struct openmpi_MPI_Info_get_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) */
@@ -2078,6 +2264,7 @@ struct openmpi_MPI_Info_get_nkeys_args {
   int *nkeys;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) */
@@ -2088,6 +2275,7 @@ struct openmpi_MPI_Info_get_nthkey_args {
   char *key;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) */
@@ -2099,6 +2287,7 @@ struct openmpi_MPI_Info_get_valuelen_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Info_set(MPI_Info info, const char *key, const char *value) */
@@ -2109,6 +2298,7 @@ struct openmpi_MPI_Info_set_args {
   const char *value;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Init(int *argc, char ***argv) */
@@ -2118,6 +2308,7 @@ struct openmpi_MPI_Init_args {
   char ***argv;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Initialized(int *flag) */
@@ -2126,6 +2317,7 @@ struct openmpi_MPI_Initialized_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) */
@@ -2137,6 +2329,7 @@ struct openmpi_MPI_Init_thread_args {
   int *provided;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm) */
@@ -2150,6 +2343,7 @@ struct openmpi_MPI_Intercomm_create_args {
   MPI_Comm *newintercomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) */
@@ -2160,6 +2354,7 @@ struct openmpi_MPI_Intercomm_merge_args {
   MPI_Comm *newintercomm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) */
@@ -2172,6 +2367,7 @@ struct openmpi_MPI_Iprobe_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2186,6 +2382,7 @@ struct openmpi_MPI_Irecv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2200,6 +2397,7 @@ struct openmpi_MPI_Irsend_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2214,6 +2412,7 @@ struct openmpi_MPI_Isend_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2228,6 +2427,7 @@ struct openmpi_MPI_Issend_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Is_thread_main(int *flag) */
@@ -2236,6 +2436,7 @@ struct openmpi_MPI_Is_thread_main_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) */
@@ -2246,6 +2447,7 @@ struct openmpi_MPI_Lookup_name_args {
   char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) */
@@ -2258,6 +2460,7 @@ struct openmpi_MPI_Mprobe_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) */
@@ -2270,6 +2473,7 @@ struct openmpi_MPI_Mrecv_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -2284,6 +2488,7 @@ struct openmpi_MPI_Neighbor_allgather_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -2299,6 +2504,7 @@ struct openmpi_MPI_Ineighbor_allgather_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -2314,6 +2520,7 @@ struct openmpi_MPI_Neighbor_allgatherv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -2330,6 +2537,7 @@ struct openmpi_MPI_Ineighbor_allgatherv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) */
@@ -2344,6 +2552,7 @@ struct openmpi_MPI_Neighbor_alltoall_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -2359,6 +2568,7 @@ struct openmpi_MPI_Ineighbor_alltoall_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) */
@@ -2375,6 +2585,7 @@ struct openmpi_MPI_Neighbor_alltoallv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) */
@@ -2392,6 +2603,7 @@ struct openmpi_MPI_Ineighbor_alltoallv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) */
@@ -2408,6 +2620,7 @@ struct openmpi_MPI_Neighbor_alltoallw_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) */
@@ -2425,6 +2638,7 @@ struct openmpi_MPI_Ineighbor_alltoallw_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Op_commutative(MPI_Op op, int *commute) */
@@ -2434,6 +2648,7 @@ struct openmpi_MPI_Op_commutative_args {
   int *commute;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) */
@@ -2444,6 +2659,7 @@ struct openmpi_MPI_Op_create_args {
   MPI_Op *op;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Open_port(MPI_Info info, char *port_name) */
@@ -2453,6 +2669,7 @@ struct openmpi_MPI_Open_port_args {
   char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Op_free(MPI_Op *op) */
@@ -2461,6 +2678,7 @@ struct openmpi_MPI_Op_free_args {
   MPI_Op *op;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position) */
@@ -2475,6 +2693,7 @@ struct openmpi_MPI_Pack_external_args {
   MPI_Aint *position;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size) */
@@ -2486,6 +2705,7 @@ struct openmpi_MPI_Pack_external_size_args {
   MPI_Aint *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm) */
@@ -2500,6 +2720,7 @@ struct openmpi_MPI_Pack_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) */
@@ -2511,6 +2732,7 @@ struct openmpi_MPI_Pack_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) */
@@ -2522,6 +2744,7 @@ struct openmpi_MPI_Probe_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) */
@@ -2532,6 +2755,7 @@ struct openmpi_MPI_Publish_name_args {
   const char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) */
@@ -2547,6 +2771,7 @@ struct openmpi_MPI_Put_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Query_thread(int *provided) */
@@ -2555,6 +2780,7 @@ struct openmpi_MPI_Query_thread_args {
   int *provided;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) */
@@ -2572,6 +2798,7 @@ struct openmpi_MPI_Raccumulate_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2586,6 +2813,7 @@ struct openmpi_MPI_Recv_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status) */
@@ -2600,6 +2828,7 @@ struct openmpi_MPI_Recv_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) */
@@ -2614,6 +2843,7 @@ struct openmpi_MPI_Reduce_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) */
@@ -2629,6 +2859,7 @@ struct openmpi_MPI_Ireduce_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) */
@@ -2641,6 +2872,7 @@ struct openmpi_MPI_Reduce_local_args {
   MPI_Op op;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -2654,6 +2886,7 @@ struct openmpi_MPI_Reduce_scatter_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -2668,6 +2901,7 @@ struct openmpi_MPI_Ireduce_scatter_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -2681,6 +2915,7 @@ struct openmpi_MPI_Reduce_scatter_block_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -2695,6 +2930,7 @@ struct openmpi_MPI_Ireduce_scatter_block_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) */
@@ -2707,6 +2943,7 @@ struct openmpi_MPI_Register_datarep_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Request_free(MPI_Request *request) */
@@ -2715,6 +2952,7 @@ struct openmpi_MPI_Request_free_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) */
@@ -2725,6 +2963,7 @@ struct openmpi_MPI_Request_get_status_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) */
@@ -2741,6 +2980,7 @@ struct openmpi_MPI_Rget_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) */
@@ -2761,6 +3001,7 @@ struct openmpi_MPI_Rget_accumulate_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) */
@@ -2777,6 +3018,7 @@ struct openmpi_MPI_Rput_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -2790,6 +3032,7 @@ struct openmpi_MPI_Rsend_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2804,6 +3047,7 @@ struct openmpi_MPI_Rsend_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) */
@@ -2817,6 +3061,7 @@ struct openmpi_MPI_Scan_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) */
@@ -2831,6 +3076,7 @@ struct openmpi_MPI_Iscan_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -2846,6 +3092,7 @@ struct openmpi_MPI_Scatter_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -2862,6 +3109,7 @@ struct openmpi_MPI_Iscatter_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) */
@@ -2878,6 +3126,7 @@ struct openmpi_MPI_Scatterv_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) */
@@ -2895,6 +3144,7 @@ struct openmpi_MPI_Iscatterv_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2909,6 +3159,7 @@ struct openmpi_MPI_Send_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -2922,6 +3173,7 @@ struct openmpi_MPI_Send_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) */
@@ -2941,6 +3193,7 @@ struct openmpi_MPI_Sendrecv_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status) */
@@ -2957,6 +3210,7 @@ struct openmpi_MPI_Sendrecv_replace_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) */
@@ -2971,6 +3225,7 @@ struct openmpi_MPI_Ssend_init_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) */
@@ -2984,6 +3239,7 @@ struct openmpi_MPI_Ssend_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Start(MPI_Request *request) */
@@ -2992,6 +3248,7 @@ struct openmpi_MPI_Start_args {
   MPI_Request *request;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Startall(int count, MPI_Request array_of_requests[]) */
@@ -3001,6 +3258,7 @@ struct openmpi_MPI_Startall_args {
   MPI_Request *array_of_requests;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_set_cancelled(MPI_Status *status, int flag) */
@@ -3010,6 +3268,7 @@ struct openmpi_MPI_Status_set_cancelled_args {
   int flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) */
@@ -3020,6 +3279,7 @@ struct openmpi_MPI_Status_set_elements_args {
   int count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) */
@@ -3030,6 +3290,7 @@ struct openmpi_MPI_Status_set_elements_x_args {
   MPI_Count count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]) */
@@ -3041,6 +3302,7 @@ struct openmpi_MPI_Testall_args {
   MPI_Status *array_of_statuses;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) */
@@ -3053,6 +3315,7 @@ struct openmpi_MPI_Testany_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) */
@@ -3063,6 +3326,7 @@ struct openmpi_MPI_Test_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
@@ -3072,6 +3336,7 @@ struct openmpi_MPI_Test_cancelled_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) */
@@ -3084,6 +3349,7 @@ struct openmpi_MPI_Testsome_args {
   MPI_Status *array_of_statuses;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Topo_test(MPI_Comm comm, int *status) */
@@ -3093,6 +3359,7 @@ struct openmpi_MPI_Topo_test_args {
   int *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_commit(MPI_Datatype *type) */
@@ -3101,6 +3368,7 @@ struct openmpi_MPI_Type_commit_args {
   MPI_Datatype *type;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3111,6 +3379,7 @@ struct openmpi_MPI_Type_contiguous_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[], const int distrib_array[], const int darg_array[], const int psize_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3128,6 +3397,7 @@ struct openmpi_MPI_Type_create_darray_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) */
@@ -3138,6 +3408,7 @@ struct openmpi_MPI_Type_create_f90_complex_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) */
@@ -3147,6 +3418,7 @@ struct openmpi_MPI_Type_create_f90_integer_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) */
@@ -3157,6 +3429,7 @@ struct openmpi_MPI_Type_create_f90_real_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3169,6 +3442,7 @@ struct openmpi_MPI_Type_create_hindexed_block_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3181,6 +3455,7 @@ struct openmpi_MPI_Type_create_hindexed_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3193,6 +3468,7 @@ struct openmpi_MPI_Type_create_hvector_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state) */
@@ -3204,6 +3480,7 @@ struct openmpi_MPI_Type_create_keyval_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3216,6 +3493,7 @@ struct openmpi_MPI_Type_create_indexed_block_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_struct(int count, const int array_of_block_lengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype) */
@@ -3228,6 +3506,7 @@ struct openmpi_MPI_Type_create_struct_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[], const int start_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3242,6 +3521,7 @@ struct openmpi_MPI_Type_create_subarray_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) */
@@ -3253,6 +3533,7 @@ struct openmpi_MPI_Type_create_resized_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) */
@@ -3262,6 +3543,7 @@ struct openmpi_MPI_Type_delete_attr_args {
   int type_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) */
@@ -3271,6 +3553,7 @@ struct openmpi_MPI_Type_dup_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_free(MPI_Datatype *type) */
@@ -3279,6 +3562,7 @@ struct openmpi_MPI_Type_free_args {
   MPI_Datatype *type;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_free_keyval(int *type_keyval) */
@@ -3287,6 +3571,7 @@ struct openmpi_MPI_Type_free_keyval_args {
   int *type_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) */
@@ -3298,6 +3583,7 @@ struct openmpi_MPI_Type_get_attr_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) */
@@ -3312,6 +3598,7 @@ struct openmpi_MPI_Type_get_contents_args {
   MPI_Datatype *array_of_datatypes;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner) */
@@ -3324,6 +3611,7 @@ struct openmpi_MPI_Type_get_envelope_args {
   int *combiner;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) */
@@ -3334,6 +3622,7 @@ struct openmpi_MPI_Type_get_extent_args {
   MPI_Aint *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) */
@@ -3344,6 +3633,7 @@ struct openmpi_MPI_Type_get_extent_x_args {
   MPI_Count *extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) */
@@ -3354,6 +3644,7 @@ struct openmpi_MPI_Type_get_name_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) */
@@ -3364,6 +3655,7 @@ struct openmpi_MPI_Type_get_true_extent_args {
   MPI_Aint *true_extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) */
@@ -3374,6 +3666,7 @@ struct openmpi_MPI_Type_get_true_extent_x_args {
   MPI_Count *true_extent;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3386,6 +3679,7 @@ struct openmpi_MPI_Type_indexed_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) */
@@ -3396,6 +3690,7 @@ struct openmpi_MPI_Type_match_size_args {
   MPI_Datatype *type;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) */
@@ -3406,6 +3701,7 @@ struct openmpi_MPI_Type_set_attr_args {
   void *attr_val;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_set_name(MPI_Datatype type, const char *type_name) */
@@ -3415,6 +3711,7 @@ struct openmpi_MPI_Type_set_name_args {
   const char *type_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_size(MPI_Datatype type, int *size) */
@@ -3424,6 +3721,7 @@ struct openmpi_MPI_Type_size_args {
   int *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) */
@@ -3433,6 +3731,7 @@ struct openmpi_MPI_Type_size_x_args {
   MPI_Count *size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) */
@@ -3445,6 +3744,7 @@ struct openmpi_MPI_Type_vector_args {
   MPI_Datatype *newtype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm) */
@@ -3459,6 +3759,7 @@ struct openmpi_MPI_Unpack_args {
   MPI_Comm comm;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) */
@@ -3469,6 +3770,7 @@ struct openmpi_MPI_Unpublish_name_args {
   const char *port_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) */
@@ -3483,6 +3785,7 @@ struct openmpi_MPI_Unpack_external_args {
   MPI_Datatype datatype;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) */
@@ -3493,6 +3796,7 @@ struct openmpi_MPI_Waitall_args {
   MPI_Status *array_of_statuses;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) */
@@ -3504,6 +3808,7 @@ struct openmpi_MPI_Waitany_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Wait(MPI_Request *request, MPI_Status *status) */
@@ -3513,6 +3818,7 @@ struct openmpi_MPI_Wait_args {
   MPI_Status *status;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) */
@@ -3525,6 +3831,7 @@ struct openmpi_MPI_Waitsome_args {
   MPI_Status *array_of_statuses;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) */
@@ -3538,6 +3845,7 @@ struct openmpi_MPI_Win_allocate_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) */
@@ -3551,6 +3859,7 @@ struct openmpi_MPI_Win_allocate_shared_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) */
@@ -3561,6 +3870,7 @@ struct openmpi_MPI_Win_attach_args {
   MPI_Aint size;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_call_errhandler(MPI_Win win, int errorcode) */
@@ -3570,6 +3880,7 @@ struct openmpi_MPI_Win_call_errhandler_args {
   int errorcode;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_complete(MPI_Win win) */
@@ -3578,6 +3889,7 @@ struct openmpi_MPI_Win_complete_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win) */
@@ -3591,6 +3903,7 @@ struct openmpi_MPI_Win_create_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) */
@@ -3601,6 +3914,7 @@ struct openmpi_MPI_Win_create_dynamic_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler) */
@@ -3610,6 +3924,7 @@ struct openmpi_MPI_Win_create_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state) */
@@ -3621,6 +3936,7 @@ struct openmpi_MPI_Win_create_keyval_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_delete_attr(MPI_Win win, int win_keyval) */
@@ -3630,6 +3946,7 @@ struct openmpi_MPI_Win_delete_attr_args {
   int win_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_detach(MPI_Win win, const void *base) */
@@ -3639,6 +3956,7 @@ struct openmpi_MPI_Win_detach_args {
   const void *base;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_fence(int assert, MPI_Win win) */
@@ -3648,6 +3966,7 @@ struct openmpi_MPI_Win_fence_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_flush(int rank, MPI_Win win) */
@@ -3657,6 +3976,7 @@ struct openmpi_MPI_Win_flush_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_flush_all(MPI_Win win) */
@@ -3665,6 +3985,7 @@ struct openmpi_MPI_Win_flush_all_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_flush_local(int rank, MPI_Win win) */
@@ -3674,6 +3995,7 @@ struct openmpi_MPI_Win_flush_local_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_flush_local_all(MPI_Win win) */
@@ -3682,6 +4004,7 @@ struct openmpi_MPI_Win_flush_local_all_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_free(MPI_Win *win) */
@@ -3690,6 +4013,7 @@ struct openmpi_MPI_Win_free_args {
   MPI_Win *win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_free_keyval(int *win_keyval) */
@@ -3698,6 +4022,7 @@ struct openmpi_MPI_Win_free_keyval_args {
   int *win_keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag) */
@@ -3709,6 +4034,7 @@ struct openmpi_MPI_Win_get_attr_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) */
@@ -3718,6 +4044,7 @@ struct openmpi_MPI_Win_get_errhandler_args {
   MPI_Errhandler *errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_group(MPI_Win win, MPI_Group *group) */
@@ -3727,6 +4054,7 @@ struct openmpi_MPI_Win_get_group_args {
   MPI_Group *group;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) */
@@ -3736,6 +4064,7 @@ struct openmpi_MPI_Win_get_info_args {
   MPI_Info *info_used;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) */
@@ -3746,6 +4075,7 @@ struct openmpi_MPI_Win_get_name_args {
   int *resultlen;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) */
@@ -3757,6 +4087,7 @@ struct openmpi_MPI_Win_lock_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_lock_all(int assert, MPI_Win win) */
@@ -3766,6 +4097,7 @@ struct openmpi_MPI_Win_lock_all_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) */
@@ -3776,6 +4108,7 @@ struct openmpi_MPI_Win_post_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) */
@@ -3786,6 +4119,7 @@ struct openmpi_MPI_Win_set_attr_args {
   void *attribute_val;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) */
@@ -3795,6 +4129,7 @@ struct openmpi_MPI_Win_set_errhandler_args {
   MPI_Errhandler errhandler;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_set_info(MPI_Win win, MPI_Info info) */
@@ -3804,6 +4139,7 @@ struct openmpi_MPI_Win_set_info_args {
   MPI_Info info;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_set_name(MPI_Win win, const char *win_name) */
@@ -3813,6 +4149,7 @@ struct openmpi_MPI_Win_set_name_args {
   const char *win_name;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) */
@@ -3825,6 +4162,7 @@ struct openmpi_MPI_Win_shared_query_args {
   void *baseptr;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) */
@@ -3835,6 +4173,7 @@ struct openmpi_MPI_Win_start_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_sync(MPI_Win win) */
@@ -3843,6 +4182,7 @@ struct openmpi_MPI_Win_sync_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_test(MPI_Win win, int *flag) */
@@ -3852,6 +4192,7 @@ struct openmpi_MPI_Win_test_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_unlock(int rank, MPI_Win win) */
@@ -3861,6 +4202,7 @@ struct openmpi_MPI_Win_unlock_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_unlock_all(MPI_Win win) */
@@ -3869,6 +4211,7 @@ struct openmpi_MPI_Win_unlock_all_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Win_wait(MPI_Win win) */
@@ -3877,6 +4220,7 @@ struct openmpi_MPI_Win_wait_args {
   MPI_Win win;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* double MPI_Wtick(void) */
@@ -3884,6 +4228,7 @@ typedef __typeof__(MPI_Wtick) openmpi_MPI_Wtick_fn;
 struct openmpi_MPI_Wtick_args {
   double tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* double MPI_Wtime(void) */
@@ -3891,6 +4236,7 @@ typedef __typeof__(MPI_Wtime) openmpi_MPI_Wtime_fn;
 struct openmpi_MPI_Wtime_args {
   double tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_init_thread(int required, int *provided) */
@@ -3900,6 +4246,7 @@ struct openmpi_MPI_T_init_thread_args {
   int *provided;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_finalize(void) */
@@ -3907,6 +4254,7 @@ typedef __typeof__(MPI_T_finalize) openmpi_MPI_T_finalize_fn;
 struct openmpi_MPI_T_finalize_args {
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_get_num(int *num_cvar) */
@@ -3915,6 +4263,7 @@ struct openmpi_MPI_T_cvar_get_num_args {
   int *num_cvar;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope) */
@@ -3932,6 +4281,7 @@ struct openmpi_MPI_T_cvar_get_info_args {
   int *scope;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_get_index(const char *name, int *cvar_index) */
@@ -3941,6 +4291,7 @@ struct openmpi_MPI_T_cvar_get_index_args {
   int *cvar_index;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count) */
@@ -3952,6 +4303,7 @@ struct openmpi_MPI_T_cvar_handle_alloc_args {
   int *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) */
@@ -3960,6 +4312,7 @@ struct openmpi_MPI_T_cvar_handle_free_args {
   MPI_T_cvar_handle *handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) */
@@ -3969,6 +4322,7 @@ struct openmpi_MPI_T_cvar_read_args {
   void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) */
@@ -3978,6 +4332,7 @@ struct openmpi_MPI_T_cvar_write_args {
   const void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_num(int *num_cat) */
@@ -3986,6 +4341,7 @@ struct openmpi_MPI_T_category_get_num_args {
   int *num_cat;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories) */
@@ -4001,6 +4357,7 @@ struct openmpi_MPI_T_category_get_info_args {
   int *num_categories;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_index(const char *name, int *category_index) */
@@ -4010,6 +4367,7 @@ struct openmpi_MPI_T_category_get_index_args {
   int *category_index;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) */
@@ -4020,6 +4378,7 @@ struct openmpi_MPI_T_category_get_cvars_args {
   int *indices;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) */
@@ -4030,6 +4389,7 @@ struct openmpi_MPI_T_category_get_pvars_args {
   int *indices;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_get_categories(int cat_index, int len, int indices[]) */
@@ -4040,6 +4400,7 @@ struct openmpi_MPI_T_category_get_categories_args {
   int *indices;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_category_changed(int *stamp) */
@@ -4048,6 +4409,7 @@ struct openmpi_MPI_T_category_changed_args {
   int *stamp;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_get_num(int *num_pvar) */
@@ -4056,6 +4418,7 @@ struct openmpi_MPI_T_pvar_get_num_args {
   int *num_pvar;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic) */
@@ -4076,6 +4439,7 @@ struct openmpi_MPI_T_pvar_get_info_args {
   int *atomic;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) */
@@ -4086,6 +4450,7 @@ struct openmpi_MPI_T_pvar_get_index_args {
   int *pvar_index;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_session_create(MPI_T_pvar_session *session) */
@@ -4094,6 +4459,7 @@ struct openmpi_MPI_T_pvar_session_create_args {
   MPI_T_pvar_session *session;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_session_free(MPI_T_pvar_session *session) */
@@ -4102,6 +4468,7 @@ struct openmpi_MPI_T_pvar_session_free_args {
   MPI_T_pvar_session *session;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count) */
@@ -4114,6 +4481,7 @@ struct openmpi_MPI_T_pvar_handle_alloc_args {
   int *count;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle) */
@@ -4123,6 +4491,7 @@ struct openmpi_MPI_T_pvar_handle_free_args {
   MPI_T_pvar_handle *handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) */
@@ -4132,6 +4501,7 @@ struct openmpi_MPI_T_pvar_start_args {
   MPI_T_pvar_handle handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) */
@@ -4141,6 +4511,7 @@ struct openmpi_MPI_T_pvar_stop_args {
   MPI_T_pvar_handle handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) */
@@ -4151,6 +4522,7 @@ struct openmpi_MPI_T_pvar_read_args {
   void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) */
@@ -4161,6 +4533,7 @@ struct openmpi_MPI_T_pvar_write_args {
   const void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) */
@@ -4170,6 +4543,7 @@ struct openmpi_MPI_T_pvar_reset_args {
   MPI_T_pvar_handle handle;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) */
@@ -4180,6 +4554,7 @@ struct openmpi_MPI_T_pvar_readreset_args {
   void *buf;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len) */
@@ -4191,6 +4566,7 @@ struct openmpi_MPI_T_enum_get_info_args {
   int *name_len;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len) */
@@ -4203,6 +4579,7 @@ struct openmpi_MPI_T_enum_get_item_args {
   int *name_len;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Attr_delete(MPI_Comm comm, int keyval) */
@@ -4212,6 +4589,7 @@ struct openmpi_MPI_Attr_delete_args {
   int keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) */
@@ -4223,6 +4601,7 @@ struct openmpi_MPI_Attr_get_args {
   int *flag;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) */
@@ -4233,6 +4612,7 @@ struct openmpi_MPI_Attr_put_args {
   void *attribute_val;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) */
@@ -4244,6 +4624,7 @@ struct openmpi_MPI_Keyval_create_args {
   void *extra_state;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* int MPI_Keyval_free(int *keyval) */
@@ -4252,6 +4633,7 @@ struct openmpi_MPI_Keyval_free_args {
   int *keyval;
   int tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):

@@ -6,6 +6,7 @@
  */
 #include "openmpi_args.h"
 #include "openmpi_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -807,10 +808,11 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Abort_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Abort", (void **)&openmpi_real.MPI_Abort);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
@@ -845,6 +847,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -867,10 +870,11 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Accumulate", (void **)&openmpi_real.MPI_Accumulate);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -925,6 +929,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
                                           tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -946,10 +951,11 @@ int MPI_Add_error_class(int *errorclass) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Add_error_class_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_class", (void **)&openmpi_real.MPI_Add_error_class);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
@@ -982,6 +988,7 @@ int MPI_Add_error_class(int *errorclass) {
   tracer_args.tracer_result = tracer_real(tracer_args.errorclass);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -1003,10 +1010,11 @@ int MPI_Add_error_code(int errorclass, int *errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Add_error_code_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_code", (void **)&openmpi_real.MPI_Add_error_code);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorclass, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
@@ -1041,6 +1049,7 @@ int MPI_Add_error_code(int errorclass, int *errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.errorclass, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -1062,10 +1071,11 @@ int MPI_Add_error_string(int errorcode, const char *string) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Add_error_string_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_string", (void **)&openmpi_real.MPI_Add_error_string);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, string);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
@@ -1100,6 +1110,7 @@ int MPI_Add_error_string(int errorcode, const char *string) {
   tracer_args.tracer_result = tracer_real(tracer_args.errorcode, tracer_args.string);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -1121,10 +1132,11 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allgather", (void **)&openmpi_real.MPI_Allgather);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
@@ -1172,6 +1184,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1194,10 +1207,11 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iallgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallgather", (void **)&openmpi_real.MPI_Iallgather);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
@@ -1248,6 +1262,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
@@ -1271,10 +1286,11 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allgatherv", (void **)&openmpi_real.MPI_Allgatherv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
@@ -1325,6 +1341,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                           tracer_args.recvtype, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1348,10 +1365,11 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iallgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallgatherv", (void **)&openmpi_real.MPI_Iallgatherv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -1406,6 +1424,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1428,10 +1447,11 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Alloc_mem_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alloc_mem", (void **)&openmpi_real.MPI_Alloc_mem);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, info, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
@@ -1468,6 +1488,7 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.size, tracer_args.info, tracer_args.baseptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1489,10 +1510,11 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Allreduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allreduce", (void **)&openmpi_real.MPI_Allreduce);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
@@ -1537,6 +1559,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1559,10 +1582,11 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iallreduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallreduce", (void **)&openmpi_real.MPI_Iallreduce);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
@@ -1609,6 +1633,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1632,10 +1657,11 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoall", (void **)&openmpi_real.MPI_Alltoall);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
@@ -1683,6 +1709,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1705,10 +1732,11 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ialltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoall", (void **)&openmpi_real.MPI_Ialltoall);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
@@ -1759,6 +1787,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1783,10 +1812,11 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoallv", (void **)&openmpi_real.MPI_Alltoallv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -1841,6 +1871,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1863,10 +1894,11 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ialltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoallv", (void **)&openmpi_real.MPI_Ialltoallv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -1923,6 +1955,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1946,10 +1979,11 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoallw", (void **)&openmpi_real.MPI_Alltoallw);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -2004,6 +2038,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -2027,10 +2062,11 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ialltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoallw", (void **)&openmpi_real.MPI_Ialltoallw);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -2087,6 +2123,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -2108,10 +2145,11 @@ int MPI_Barrier(MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Barrier_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Barrier", (void **)&openmpi_real.MPI_Barrier);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
@@ -2144,6 +2182,7 @@ int MPI_Barrier(MPI_Comm comm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -2164,10 +2203,11 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ibarrier_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibarrier", (void **)&openmpi_real.MPI_Ibarrier);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
@@ -2202,6 +2242,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -2223,10 +2264,11 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Bcast_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bcast", (void **)&openmpi_real.MPI_Bcast);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
@@ -2268,6 +2310,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
                                           tracer_args.datatype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -2289,10 +2332,11 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Bsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bsend", (void **)&openmpi_real.MPI_Bsend);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
@@ -2336,6 +2380,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -2358,10 +2403,11 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ibcast_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibcast", (void **)&openmpi_real.MPI_Ibcast);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
@@ -2406,6 +2452,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -2429,10 +2476,11 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Bsend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bsend_init", (void **)&openmpi_real.MPI_Bsend_init);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
@@ -2479,6 +2527,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2501,10 +2550,11 @@ int MPI_Buffer_attach(void *buffer, int size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Buffer_attach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Buffer_attach", (void **)&openmpi_real.MPI_Buffer_attach);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
@@ -2539,6 +2589,7 @@ int MPI_Buffer_attach(void *buffer, int size) {
   tracer_args.tracer_result = tracer_real(tracer_args.buffer, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2559,10 +2610,11 @@ int MPI_Buffer_detach(void *buffer, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Buffer_detach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Buffer_detach", (void **)&openmpi_real.MPI_Buffer_detach);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
@@ -2597,6 +2649,7 @@ int MPI_Buffer_detach(void *buffer, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.buffer, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2618,10 +2671,11 @@ int MPI_Cancel(MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cancel_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cancel", (void **)&openmpi_real.MPI_Cancel);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
@@ -2654,6 +2708,7 @@ int MPI_Cancel(MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2675,10 +2730,11 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_coords_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_coords", (void **)&openmpi_real.MPI_Cart_coords);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxdims, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
@@ -2718,6 +2774,7 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
                                           tracer_args.coords);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2739,10 +2796,11 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_create", (void **)&openmpi_real.MPI_Cart_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
@@ -2787,6 +2845,7 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
                                           tracer_args.comm_cart);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(28, tracer_depth, tracer_args.tracer_status);
@@ -2808,10 +2867,11 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_get", (void **)&openmpi_real.MPI_Cart_get);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
@@ -2853,6 +2913,7 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
                                           tracer_args.periods, tracer_args.coords);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(29, tracer_depth, tracer_args.tracer_status);
@@ -2873,10 +2934,11 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_map_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_map", (void **)&openmpi_real.MPI_Cart_map);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
@@ -2918,6 +2980,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
                                           tracer_args.periods, tracer_args.newrank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(30, tracer_depth, tracer_args.tracer_status);
@@ -2939,10 +3002,11 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_rank", (void **)&openmpi_real.MPI_Cart_rank);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, coords, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
@@ -2979,6 +3043,7 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.coords, tracer_args.rank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(31, tracer_depth, tracer_args.tracer_status);
@@ -3000,10 +3065,11 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_shift_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_shift", (void **)&openmpi_real.MPI_Cart_shift);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
@@ -3045,6 +3111,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
                                           tracer_args.rank_source, tracer_args.rank_dest);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -3067,10 +3134,11 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_sub_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_sub", (void **)&openmpi_real.MPI_Cart_sub);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, remain_dims, new_comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
@@ -3108,6 +3176,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
                                           tracer_args.new_comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -3129,10 +3198,11 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cartdim_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cartdim_get", (void **)&openmpi_real.MPI_Cartdim_get);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, ndims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
@@ -3167,6 +3237,7 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.ndims);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -3188,10 +3259,11 @@ int MPI_Close_port(const char *port_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Close_port_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Close_port", (void **)&openmpi_real.MPI_Close_port);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
@@ -3224,6 +3296,7 @@ int MPI_Close_port(const char *port_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -3244,10 +3317,11 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_accept_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_accept", (void **)&openmpi_real.MPI_Comm_accept);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
@@ -3289,6 +3363,7 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
                                           tracer_args.comm, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -3310,10 +3385,11 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_call_errhandler", (void **)&openmpi_real.MPI_Comm_call_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
@@ -3348,6 +3424,7 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -3368,10 +3445,11 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_compare_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_compare", (void **)&openmpi_real.MPI_Comm_compare);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm1, comm2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
@@ -3408,6 +3486,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm1, tracer_args.comm2, tracer_args.result);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -3430,10 +3509,11 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_connect_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_connect", (void **)&openmpi_real.MPI_Comm_connect);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
@@ -3475,6 +3555,7 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
                                           tracer_args.comm, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(39, tracer_depth, tracer_args.tracer_status);
@@ -3496,10 +3577,11 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errha
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_errhandler", (void **)&openmpi_real.MPI_Comm_create_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
@@ -3534,6 +3616,7 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errha
   tracer_args.tracer_result = tracer_real(tracer_args.function, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(40, tracer_depth, tracer_args.tracer_status);
@@ -3557,10 +3640,11 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_keyval", (void **)&openmpi_real.MPI_Comm_create_keyval);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
@@ -3601,6 +3685,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
@@ -3622,10 +3707,11 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_create_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_group", (void **)&openmpi_real.MPI_Comm_create_group);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group, tag, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
@@ -3665,6 +3751,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
                                           tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(42, tracer_depth, tracer_args.tracer_status);
@@ -3686,10 +3773,11 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create", (void **)&openmpi_real.MPI_Comm_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
@@ -3726,6 +3814,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.group, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3747,10 +3836,11 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_delete_attr", (void **)&openmpi_real.MPI_Comm_delete_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
@@ -3785,6 +3875,7 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.comm_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3805,10 +3896,11 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_disconnect_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_disconnect", (void **)&openmpi_real.MPI_Comm_disconnect);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
@@ -3841,6 +3933,7 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3862,10 +3955,11 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_dup", (void **)&openmpi_real.MPI_Comm_dup);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
@@ -3900,6 +3994,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3921,10 +4016,11 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_idup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_idup", (void **)&openmpi_real.MPI_Comm_idup);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
@@ -3962,6 +4058,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3984,10 +4081,11 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_dup_with_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_dup_with_info", (void **)&openmpi_real.MPI_Comm_dup_with_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
@@ -4024,6 +4122,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.info, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -4045,10 +4144,11 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_free_keyval", (void **)&openmpi_real.MPI_Comm_free_keyval);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
@@ -4081,6 +4181,7 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -4102,10 +4203,11 @@ int MPI_Comm_free(MPI_Comm *comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_free", (void **)&openmpi_real.MPI_Comm_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
@@ -4138,6 +4240,7 @@ int MPI_Comm_free(MPI_Comm *comm) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -4159,10 +4262,11 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_attr", (void **)&openmpi_real.MPI_Comm_get_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
@@ -4202,6 +4306,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
                                           tracer_args.attribute_val, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -4225,10 +4330,11 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dist_graph_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_create", (void **)&openmpi_real.MPI_Dist_graph_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
@@ -4281,6 +4387,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
                                           tracer_args.reorder, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -4305,10 +4412,11 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dist_graph_create_adjacent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_create_adjacent", (void **)&openmpi_real.MPI_Dist_graph_create_adjacent);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
@@ -4365,6 +4473,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
                                           tracer_args.reorder, tracer_args.comm_dist_graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -4387,10 +4496,11 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dist_graph_neighbors_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_neighbors", (void **)&openmpi_real.MPI_Dist_graph_neighbors);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
@@ -4440,6 +4550,7 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
                                           tracer_args.destweights);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -4460,10 +4571,11 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneig
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dist_graph_neighbors_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_neighbors_count", (void **)&openmpi_real.MPI_Dist_graph_neighbors_count);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, inneighbors, outneighbors, weighted);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
@@ -4503,6 +4615,7 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneig
                                           tracer_args.outneighbors, tracer_args.weighted);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -4526,10 +4639,11 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *erhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_errhandler", (void **)&openmpi_real.MPI_Comm_get_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, erhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
@@ -4564,6 +4678,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *erhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.erhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -4585,10 +4700,11 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_info", (void **)&openmpi_real.MPI_Comm_get_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
@@ -4623,6 +4739,7 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -4644,10 +4761,11 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_name", (void **)&openmpi_real.MPI_Comm_get_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
@@ -4685,6 +4803,7 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
                                           tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -4707,10 +4826,11 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_parent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_parent", (void **)&openmpi_real.MPI_Comm_get_parent);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(parent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
@@ -4743,6 +4863,7 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
   tracer_args.tracer_result = tracer_real(tracer_args.parent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
@@ -4764,10 +4885,11 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_group", (void **)&openmpi_real.MPI_Comm_group);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
@@ -4802,6 +4924,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(60, tracer_depth, tracer_args.tracer_status);
@@ -4823,10 +4946,11 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_join_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_join", (void **)&openmpi_real.MPI_Comm_join);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fd, intercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
@@ -4861,6 +4985,7 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
   tracer_args.tracer_result = tracer_real(tracer_args.fd, tracer_args.intercomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4882,10 +5007,11 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_rank", (void **)&openmpi_real.MPI_Comm_rank);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
@@ -4920,6 +5046,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.rank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4941,10 +5068,11 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_remote_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_remote_group", (void **)&openmpi_real.MPI_Comm_remote_group);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
@@ -4979,6 +5107,7 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -5000,10 +5129,11 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_remote_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_remote_size", (void **)&openmpi_real.MPI_Comm_remote_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
@@ -5038,6 +5168,7 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -5059,10 +5190,11 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_attr", (void **)&openmpi_real.MPI_Comm_set_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
@@ -5100,6 +5232,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
                                           tracer_args.attribute_val);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -5120,10 +5253,11 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_errhandler", (void **)&openmpi_real.MPI_Comm_set_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
@@ -5158,6 +5292,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -5178,10 +5313,11 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_info", (void **)&openmpi_real.MPI_Comm_set_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
@@ -5216,6 +5352,7 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
@@ -5236,10 +5373,11 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_name", (void **)&openmpi_real.MPI_Comm_set_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
@@ -5274,6 +5412,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.comm_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -5294,10 +5433,11 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_size", (void **)&openmpi_real.MPI_Comm_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
@@ -5332,6 +5472,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -5354,10 +5495,11 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_spawn_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_spawn", (void **)&openmpi_real.MPI_Comm_spawn);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
@@ -5408,6 +5550,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
                                           tracer_args.array_of_errcodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -5431,10 +5574,11 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_spawn_multiple_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_spawn_multiple", (void **)&openmpi_real.MPI_Comm_spawn_multiple);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
@@ -5489,6 +5633,7 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
                                           tracer_args.array_of_errcodes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -5510,10 +5655,11 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_split_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_split", (void **)&openmpi_real.MPI_Comm_split);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
@@ -5553,6 +5699,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
                                           tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -5574,10 +5721,11 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_split_type_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_split_type", (void **)&openmpi_real.MPI_Comm_split_type);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
@@ -5619,6 +5767,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
                                           tracer_args.info, tracer_args.newcomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(73, tracer_depth, tracer_args.tracer_status);
@@ -5640,10 +5789,11 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_test_inter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_test_inter", (void **)&openmpi_real.MPI_Comm_test_inter);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
@@ -5678,6 +5828,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(74, tracer_depth, tracer_args.tracer_status);
@@ -5700,10 +5851,11 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Compare_and_swap_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Compare_and_swap", (void **)&openmpi_real.MPI_Compare_and_swap);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
@@ -5753,6 +5905,7 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
                                           tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(75, tracer_depth, tracer_args.tracer_status);
@@ -5773,10 +5926,11 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dims_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dims_create", (void **)&openmpi_real.MPI_Dims_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(nnodes, ndims, dims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
@@ -5813,6 +5967,7 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   tracer_args.tracer_result = tracer_real(tracer_args.nnodes, tracer_args.ndims, tracer_args.dims);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -5833,10 +5988,11 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Errhandler_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Errhandler_free", (void **)&openmpi_real.MPI_Errhandler_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
@@ -5869,6 +6025,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -5890,10 +6047,11 @@ int MPI_Error_class(int errorcode, int *errorclass) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Error_class_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Error_class", (void **)&openmpi_real.MPI_Error_class);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
@@ -5928,6 +6086,7 @@ int MPI_Error_class(int errorcode, int *errorclass) {
   tracer_args.tracer_result = tracer_real(tracer_args.errorcode, tracer_args.errorclass);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -5949,10 +6108,11 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Error_string_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Error_string", (void **)&openmpi_real.MPI_Error_string);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(errorcode, string, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
@@ -5990,6 +6150,7 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen) {
                                           tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -6013,10 +6174,11 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Exscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Exscan", (void **)&openmpi_real.MPI_Exscan);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
@@ -6061,6 +6223,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -6083,10 +6246,11 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Fetch_and_op_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Fetch_and_op", (void **)&openmpi_real.MPI_Fetch_and_op);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
@@ -6134,6 +6298,7 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
                                           tracer_args.target_disp, tracer_args.op, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -6155,10 +6320,11 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iexscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iexscan", (void **)&openmpi_real.MPI_Iexscan);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
@@ -6205,6 +6371,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -6227,10 +6394,11 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_call_errhandler", (void **)&openmpi_real.MPI_File_call_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
@@ -6265,6 +6433,7 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -6285,10 +6454,11 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errha
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_create_errhandler", (void **)&openmpi_real.MPI_File_create_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
@@ -6323,6 +6493,7 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errha
   tracer_args.tracer_result = tracer_real(tracer_args.function, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -6344,10 +6515,11 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_errhandler", (void **)&openmpi_real.MPI_File_set_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
@@ -6382,6 +6554,7 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.file, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -6402,10 +6575,11 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_errhandler", (void **)&openmpi_real.MPI_File_get_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
@@ -6440,6 +6614,7 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.file, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -6461,10 +6636,11 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_open_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_open", (void **)&openmpi_real.MPI_File_open);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, filename, amode, info, fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
@@ -6506,6 +6682,7 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
                                           tracer_args.info, tracer_args.fh);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6527,10 +6704,11 @@ int MPI_File_close(MPI_File *fh) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_close_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_close", (void **)&openmpi_real.MPI_File_close);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
@@ -6563,6 +6741,7 @@ int MPI_File_close(MPI_File *fh) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -6584,10 +6763,11 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_delete", (void **)&openmpi_real.MPI_File_delete);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(filename, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
@@ -6622,6 +6802,7 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
   tracer_args.tracer_result = tracer_real(tracer_args.filename, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6642,10 +6823,11 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_size", (void **)&openmpi_real.MPI_File_set_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
@@ -6680,6 +6862,7 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -6700,10 +6883,11 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_preallocate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_preallocate", (void **)&openmpi_real.MPI_File_preallocate);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
@@ -6738,6 +6922,7 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(91, tracer_depth, tracer_args.tracer_status);
@@ -6758,10 +6943,11 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_size", (void **)&openmpi_real.MPI_File_get_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
@@ -6796,6 +6982,7 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -6817,10 +7004,11 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_group", (void **)&openmpi_real.MPI_File_get_group);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
@@ -6855,6 +7043,7 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6876,10 +7065,11 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_amode_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_amode", (void **)&openmpi_real.MPI_File_get_amode);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, amode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
@@ -6914,6 +7104,7 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.amode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6935,10 +7126,11 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_info", (void **)&openmpi_real.MPI_File_set_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
@@ -6973,6 +7165,7 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6993,10 +7186,11 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_info", (void **)&openmpi_real.MPI_File_get_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
@@ -7031,6 +7225,7 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -7053,10 +7248,11 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_view_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_view", (void **)&openmpi_real.MPI_File_set_view);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
@@ -7101,6 +7297,7 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
                                           tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -7122,10 +7319,11 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_view_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_view", (void **)&openmpi_real.MPI_File_get_view);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
@@ -7167,6 +7365,7 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
                                           tracer_args.filetype, tracer_args.datarep);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -7192,10 +7391,11 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at", (void **)&openmpi_real.MPI_File_read_at);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
@@ -7240,6 +7440,7 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -7261,10 +7462,11 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all", (void **)&openmpi_real.MPI_File_read_at_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
@@ -7309,6 +7511,7 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -7330,10 +7533,11 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at", (void **)&openmpi_real.MPI_File_write_at);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
@@ -7378,6 +7582,7 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -7399,10 +7604,11 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all", (void **)&openmpi_real.MPI_File_write_at_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
@@ -7447,6 +7653,7 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -7468,10 +7675,11 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_at", (void **)&openmpi_real.MPI_File_iread_at);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
@@ -7516,6 +7724,7 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -7538,10 +7747,11 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_at", (void **)&openmpi_real.MPI_File_iwrite_at);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
@@ -7586,6 +7796,7 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(104, tracer_depth, tracer_args.tracer_status);
@@ -7608,10 +7819,11 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_at_all", (void **)&openmpi_real.MPI_File_iread_at_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
@@ -7656,6 +7868,7 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(105, tracer_depth, tracer_args.tracer_status);
@@ -7678,10 +7891,11 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_at_all", (void **)&openmpi_real.MPI_File_iwrite_at_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
@@ -7726,6 +7940,7 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(106, tracer_depth, tracer_args.tracer_status);
@@ -7747,10 +7962,11 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read", (void **)&openmpi_real.MPI_File_read);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
@@ -7792,6 +8008,7 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7812,10 +8029,11 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all", (void **)&openmpi_real.MPI_File_read_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
@@ -7857,6 +8075,7 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7878,10 +8097,11 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write", (void **)&openmpi_real.MPI_File_write);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
@@ -7923,6 +8143,7 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7944,10 +8165,11 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all", (void **)&openmpi_real.MPI_File_write_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
@@ -7989,6 +8211,7 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -8009,10 +8232,11 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread", (void **)&openmpi_real.MPI_File_iread);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
@@ -8054,6 +8278,7 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -8076,10 +8301,11 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite", (void **)&openmpi_real.MPI_File_iwrite);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
@@ -8121,6 +8347,7 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -8143,10 +8370,11 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_all", (void **)&openmpi_real.MPI_File_iread_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
@@ -8188,6 +8416,7 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
@@ -8210,10 +8439,11 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_all", (void **)&openmpi_real.MPI_File_iwrite_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
@@ -8255,6 +8485,7 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -8276,10 +8507,11 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_seek_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_seek", (void **)&openmpi_real.MPI_File_seek);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
@@ -8316,6 +8548,7 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset, tracer_args.whence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -8336,10 +8569,11 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_position_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_position", (void **)&openmpi_real.MPI_File_get_position);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
@@ -8374,6 +8608,7 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -8395,10 +8630,11 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_byte_offset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_byte_offset", (void **)&openmpi_real.MPI_File_get_byte_offset);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
@@ -8435,6 +8671,7 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset, tracer_args.disp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -8457,10 +8694,11 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_shared", (void **)&openmpi_real.MPI_File_read_shared);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
@@ -8502,6 +8740,7 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -8523,10 +8762,11 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_shared", (void **)&openmpi_real.MPI_File_write_shared);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
@@ -8568,6 +8808,7 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8589,10 +8830,11 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_shared", (void **)&openmpi_real.MPI_File_iread_shared);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
@@ -8634,6 +8876,7 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8656,10 +8899,11 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_shared", (void **)&openmpi_real.MPI_File_iwrite_shared);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
@@ -8701,6 +8945,7 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
                                           tracer_args.datatype, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8723,10 +8968,11 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_ordered_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered", (void **)&openmpi_real.MPI_File_read_ordered);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
@@ -8768,6 +9014,7 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8789,10 +9036,11 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_ordered_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered", (void **)&openmpi_real.MPI_File_write_ordered);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
@@ -8834,6 +9082,7 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
                                           tracer_args.datatype, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8854,10 +9103,11 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_seek_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_seek_shared", (void **)&openmpi_real.MPI_File_seek_shared);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
@@ -8894,6 +9144,7 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset, tracer_args.whence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8914,10 +9165,11 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_position_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_position_shared", (void **)&openmpi_real.MPI_File_get_position_shared);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
@@ -8952,6 +9204,7 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.offset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8974,10 +9227,11 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_at_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all_begin", (void **)&openmpi_real.MPI_File_read_at_all_begin);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
@@ -9019,6 +9273,7 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
                                           tracer_args.count, tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -9039,10 +9294,11 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_at_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all_end", (void **)&openmpi_real.MPI_File_read_at_all_end);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
@@ -9079,6 +9335,7 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -9100,10 +9357,11 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_at_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all_begin", (void **)&openmpi_real.MPI_File_write_at_all_begin);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
@@ -9145,6 +9403,7 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
                                           tracer_args.count, tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -9165,10 +9424,11 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_at_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all_end", (void **)&openmpi_real.MPI_File_write_at_all_end);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
@@ -9205,6 +9465,7 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) 
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -9225,10 +9486,11 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all_begin", (void **)&openmpi_real.MPI_File_read_all_begin);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
@@ -9268,6 +9530,7 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
@@ -9288,10 +9551,11 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all_end", (void **)&openmpi_real.MPI_File_read_all_end);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
@@ -9328,6 +9592,7 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
@@ -9348,10 +9613,11 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all_begin", (void **)&openmpi_real.MPI_File_write_all_begin);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
@@ -9391,6 +9657,7 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
@@ -9411,10 +9678,11 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all_end", (void **)&openmpi_real.MPI_File_write_all_end);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
@@ -9451,6 +9719,7 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
@@ -9471,10 +9740,11 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_ordered_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered_begin", (void **)&openmpi_real.MPI_File_read_ordered_begin);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
@@ -9514,6 +9784,7 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
@@ -9534,10 +9805,11 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_ordered_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered_end", (void **)&openmpi_real.MPI_File_read_ordered_end);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
@@ -9574,6 +9846,7 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
@@ -9594,10 +9867,11 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_ordered_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered_begin", (void **)&openmpi_real.MPI_File_write_ordered_begin);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
@@ -9637,6 +9911,7 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
@@ -9657,10 +9932,11 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_ordered_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered_end", (void **)&openmpi_real.MPI_File_write_ordered_end);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
@@ -9697,6 +9973,7 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.buf, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
@@ -9717,10 +9994,11 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_type_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_type_extent", (void **)&openmpi_real.MPI_File_get_type_extent);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
@@ -9757,6 +10035,7 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.datatype, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9778,10 +10057,11 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_atomicity_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_atomicity", (void **)&openmpi_real.MPI_File_set_atomicity);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
@@ -9816,6 +10096,7 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9836,10 +10117,11 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_atomicity_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_atomicity", (void **)&openmpi_real.MPI_File_get_atomicity);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
@@ -9874,6 +10156,7 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9895,10 +10178,11 @@ int MPI_File_sync(MPI_File fh) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_sync_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_sync", (void **)&openmpi_real.MPI_File_sync);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
@@ -9931,6 +10215,7 @@ int MPI_File_sync(MPI_File fh) {
   tracer_args.tracer_result = tracer_real(tracer_args.fh);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9951,10 +10236,11 @@ int MPI_Finalize(void) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Finalize_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Finalize", (void **)&openmpi_real.MPI_Finalize);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
@@ -9985,6 +10271,7 @@ int MPI_Finalize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -10005,10 +10292,11 @@ int MPI_Finalized(int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Finalized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Finalized", (void **)&openmpi_real.MPI_Finalized);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
@@ -10041,6 +10329,7 @@ int MPI_Finalized(int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -10062,10 +10351,11 @@ int MPI_Free_mem(void *base) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Free_mem_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Free_mem", (void **)&openmpi_real.MPI_Free_mem);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
@@ -10098,6 +10388,7 @@ int MPI_Free_mem(void *base) {
   tracer_args.tracer_result = tracer_real(tracer_args.base);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -10119,10 +10410,11 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Gather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Gather", (void **)&openmpi_real.MPI_Gather);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
@@ -10173,6 +10465,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
@@ -10195,10 +10488,11 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Igather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Igather", (void **)&openmpi_real.MPI_Igather);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -10252,6 +10546,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
@@ -10276,10 +10571,11 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Gatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Gatherv", (void **)&openmpi_real.MPI_Gatherv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -10333,6 +10629,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                                           tracer_args.recvtype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -10356,10 +10653,11 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Igatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Igatherv", (void **)&openmpi_real.MPI_Igatherv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -10416,6 +10714,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -10438,10 +10737,11 @@ int MPI_Get_address(const void *location, MPI_Aint *address) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_address_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_address", (void **)&openmpi_real.MPI_Get_address);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
@@ -10476,6 +10776,7 @@ int MPI_Get_address(const void *location, MPI_Aint *address) {
   tracer_args.tracer_result = tracer_real(tracer_args.location, tracer_args.address);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -10497,10 +10798,11 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_count", (void **)&openmpi_real.MPI_Get_count);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
@@ -10538,6 +10840,7 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -10559,10 +10862,11 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_elements_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_elements", (void **)&openmpi_real.MPI_Get_elements);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
@@ -10600,6 +10904,7 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -10621,10 +10926,11 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_elements_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_elements_x", (void **)&openmpi_real.MPI_Get_elements_x);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
@@ -10662,6 +10968,7 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
@@ -10684,10 +10991,11 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get", (void **)&openmpi_real.MPI_Get);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -10739,6 +11047,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
                                           tracer_args.target_datatype, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10763,10 +11072,11 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_accumulate", (void **)&openmpi_real.MPI_Get_accumulate);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -10830,6 +11140,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
                                           tracer_args.op, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10851,10 +11162,11 @@ int MPI_Get_library_version(char *version, int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_library_version_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_library_version", (void **)&openmpi_real.MPI_Get_library_version);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
@@ -10889,6 +11201,7 @@ int MPI_Get_library_version(char *version, int *resultlen) {
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10911,10 +11224,11 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_processor_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_processor_name", (void **)&openmpi_real.MPI_Get_processor_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
@@ -10949,6 +11263,7 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10971,10 +11286,11 @@ int MPI_Get_version(int *version, int *subversion) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_version_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_version", (void **)&openmpi_real.MPI_Get_version);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, subversion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
@@ -11009,6 +11325,7 @@ int MPI_Get_version(int *version, int *subversion) {
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.subversion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -11032,10 +11349,11 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_create", (void **)&openmpi_real.MPI_Graph_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
@@ -11080,6 +11398,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
                                           tracer_args.comm_graph);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -11101,10 +11420,11 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_get", (void **)&openmpi_real.MPI_Graph_get);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, maxindex, maxedges, index, edges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
@@ -11147,6 +11467,7 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
                                           tracer_args.edges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -11167,10 +11488,11 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_map_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_map", (void **)&openmpi_real.MPI_Graph_map);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, index, edges, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
@@ -11212,6 +11534,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
                                           tracer_args.edges, tracer_args.newrank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -11233,10 +11556,11 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_neighbors_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_neighbors_count", (void **)&openmpi_real.MPI_Graph_neighbors_count);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, nneighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
@@ -11274,6 +11598,7 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
                                           tracer_args.nneighbors);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -11295,10 +11620,11 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_neighbors_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_neighbors", (void **)&openmpi_real.MPI_Graph_neighbors);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
@@ -11338,6 +11664,7 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
                                           tracer_args.maxneighbors, tracer_args.neighbors);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -11358,10 +11685,11 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graphdims_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graphdims_get", (void **)&openmpi_real.MPI_Graphdims_get);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, nedges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
@@ -11398,6 +11726,7 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.nnodes, tracer_args.nedges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -11420,10 +11749,11 @@ int MPI_Grequest_complete(MPI_Request request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Grequest_complete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Grequest_complete", (void **)&openmpi_real.MPI_Grequest_complete);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
@@ -11456,6 +11786,7 @@ int MPI_Grequest_complete(MPI_Request request) {
   tracer_args.tracer_result = tracer_real(tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -11478,10 +11809,11 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Grequest_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Grequest_start", (void **)&openmpi_real.MPI_Grequest_start);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
@@ -11524,6 +11856,7 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -11545,10 +11878,11 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_compare_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_compare", (void **)&openmpi_real.MPI_Group_compare);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
@@ -11586,6 +11920,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
                                           tracer_args.result);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -11607,10 +11942,11 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_difference_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_difference", (void **)&openmpi_real.MPI_Group_difference);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
@@ -11648,6 +11984,7 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -11669,10 +12006,11 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_excl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_excl", (void **)&openmpi_real.MPI_Group_excl);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
@@ -11712,6 +12050,7 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -11733,10 +12072,11 @@ int MPI_Group_free(MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_free", (void **)&openmpi_real.MPI_Group_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
@@ -11769,6 +12109,7 @@ int MPI_Group_free(MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11790,10 +12131,11 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_incl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_incl", (void **)&openmpi_real.MPI_Group_incl);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
@@ -11833,6 +12175,7 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11854,10 +12197,11 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_intersection_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_intersection", (void **)&openmpi_real.MPI_Group_intersection);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
@@ -11895,6 +12239,7 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11916,10 +12261,11 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_range_excl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_range_excl", (void **)&openmpi_real.MPI_Group_range_excl);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
@@ -11959,6 +12305,7 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11980,10 +12327,11 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_range_incl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_range_incl", (void **)&openmpi_real.MPI_Group_range_incl);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
@@ -12023,6 +12371,7 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -12044,10 +12393,11 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_rank", (void **)&openmpi_real.MPI_Group_rank);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
@@ -12082,6 +12432,7 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
   tracer_args.tracer_result = tracer_real(tracer_args.group, tracer_args.rank);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -12103,10 +12454,11 @@ int MPI_Group_size(MPI_Group group, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_size", (void **)&openmpi_real.MPI_Group_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
@@ -12141,6 +12493,7 @@ int MPI_Group_size(MPI_Group group, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.group, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -12163,10 +12516,11 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_translate_ranks_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_translate_ranks", (void **)&openmpi_real.MPI_Group_translate_ranks);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
@@ -12208,6 +12562,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
                                           tracer_args.group2, tracer_args.ranks2);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -12228,10 +12583,11 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_union_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_union", (void **)&openmpi_real.MPI_Group_union);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
@@ -12269,6 +12625,7 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
                                           tracer_args.newgroup);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -12291,10 +12648,11 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ibsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibsend", (void **)&openmpi_real.MPI_Ibsend);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
@@ -12341,6 +12699,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -12364,10 +12723,11 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Improbe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Improbe", (void **)&openmpi_real.MPI_Improbe);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
@@ -12412,6 +12772,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -12434,10 +12795,11 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Imrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Imrecv", (void **)&openmpi_real.MPI_Imrecv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
@@ -12479,6 +12841,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
                                           tracer_args.message, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -12501,10 +12864,11 @@ int MPI_Info_create(MPI_Info *info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_create", (void **)&openmpi_real.MPI_Info_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
@@ -12537,6 +12901,7 @@ int MPI_Info_create(MPI_Info *info) {
   tracer_args.tracer_result = tracer_real(tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -12558,10 +12923,11 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_delete", (void **)&openmpi_real.MPI_Info_delete);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
@@ -12596,6 +12962,7 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.key);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -12616,10 +12983,11 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_dup", (void **)&openmpi_real.MPI_Info_dup);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, newinfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
@@ -12654,6 +13022,7 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.newinfo);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -12675,10 +13044,11 @@ int MPI_Info_free(MPI_Info *info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_free", (void **)&openmpi_real.MPI_Info_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
@@ -12711,6 +13081,7 @@ int MPI_Info_free(MPI_Info *info) {
   tracer_args.tracer_result = tracer_real(tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12732,10 +13103,11 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get", (void **)&openmpi_real.MPI_Info_get);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
@@ -12777,6 +13149,7 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
                                           tracer_args.value, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -12799,10 +13172,11 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_get_nkeys_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_nkeys", (void **)&openmpi_real.MPI_Info_get_nkeys);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, nkeys);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
@@ -12837,6 +13211,7 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.nkeys);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -12858,10 +13233,11 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_get_nthkey_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_nthkey", (void **)&openmpi_real.MPI_Info_get_nthkey);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, n, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
@@ -12898,6 +13274,7 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.n, tracer_args.key);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -12919,10 +13296,11 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_get_valuelen_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_valuelen", (void **)&openmpi_real.MPI_Info_get_valuelen);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
@@ -12962,6 +13340,7 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
                                           tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -12984,10 +13363,11 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_set_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_set", (void **)&openmpi_real.MPI_Info_set);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, key, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
@@ -13024,6 +13404,7 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.key, tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -13044,10 +13425,11 @@ int MPI_Init(int *argc, char ***argv) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Init", (void **)&openmpi_real.MPI_Init);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(argc, argv);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
@@ -13082,6 +13464,7 @@ int MPI_Init(int *argc, char ***argv) {
   tracer_args.tracer_result = tracer_real(tracer_args.argc, tracer_args.argv);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -13104,10 +13487,11 @@ int MPI_Initialized(int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Initialized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Initialized", (void **)&openmpi_real.MPI_Initialized);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
@@ -13140,6 +13524,7 @@ int MPI_Initialized(int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -13161,10 +13546,11 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Init_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Init_thread", (void **)&openmpi_real.MPI_Init_thread);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(argc, argv, required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
@@ -13204,6 +13590,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
                                           tracer_args.provided);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -13228,10 +13615,11 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Intercomm_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Intercomm_create", (void **)&openmpi_real.MPI_Intercomm_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
@@ -13277,6 +13665,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
                                           tracer_args.tag, tracer_args.newintercomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -13298,10 +13687,11 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Intercomm_merge_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Intercomm_merge", (void **)&openmpi_real.MPI_Intercomm_merge);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(intercomm, high, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
@@ -13339,6 +13729,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
                                           tracer_args.newintercomm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -13360,10 +13751,11 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iprobe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iprobe", (void **)&openmpi_real.MPI_Iprobe);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
@@ -13405,6 +13797,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
                                           tracer_args.flag, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -13427,10 +13820,11 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Irecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Irecv", (void **)&openmpi_real.MPI_Irecv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
@@ -13477,6 +13871,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -13500,10 +13895,11 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Irsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Irsend", (void **)&openmpi_real.MPI_Irsend);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
@@ -13550,6 +13946,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -13573,10 +13970,11 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Isend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Isend", (void **)&openmpi_real.MPI_Isend);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
@@ -13623,6 +14021,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -13646,10 +14045,11 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Issend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Issend", (void **)&openmpi_real.MPI_Issend);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
@@ -13696,6 +14096,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -13718,10 +14119,11 @@ int MPI_Is_thread_main(int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Is_thread_main_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Is_thread_main", (void **)&openmpi_real.MPI_Is_thread_main);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
@@ -13754,6 +14156,7 @@ int MPI_Is_thread_main(int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -13775,10 +14178,11 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Lookup_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Lookup_name", (void **)&openmpi_real.MPI_Lookup_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
@@ -13816,6 +14220,7 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
                                           tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -13837,10 +14242,11 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Mprobe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Mprobe", (void **)&openmpi_real.MPI_Mprobe);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
@@ -13882,6 +14288,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
                                           tracer_args.message, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -13903,10 +14310,11 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Mrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Mrecv", (void **)&openmpi_real.MPI_Mrecv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
@@ -13948,6 +14356,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI
                                           tracer_args.message, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -13970,10 +14379,11 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_allgather", (void **)&openmpi_real.MPI_Neighbor_allgather);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
@@ -14021,6 +14431,7 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -14043,10 +14454,11 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_allgather", (void **)&openmpi_real.MPI_Ineighbor_allgather);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
@@ -14097,6 +14509,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -14120,10 +14533,11 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_allgatherv", (void **)&openmpi_real.MPI_Neighbor_allgatherv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
@@ -14174,6 +14588,7 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
                                           tracer_args.recvtype, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -14196,10 +14611,11 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_allgatherv", (void **)&openmpi_real.MPI_Ineighbor_allgatherv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -14254,6 +14670,7 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -14276,10 +14693,11 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoall", (void **)&openmpi_real.MPI_Neighbor_alltoall);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
@@ -14327,6 +14745,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -14349,10 +14768,11 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoall", (void **)&openmpi_real.MPI_Ineighbor_alltoall);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
@@ -14403,6 +14823,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -14426,10 +14847,11 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoallv", (void **)&openmpi_real.MPI_Neighbor_alltoallv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -14484,6 +14906,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -14507,10 +14930,11 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoallv", (void **)&openmpi_real.MPI_Ineighbor_alltoallv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -14567,6 +14991,7 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -14590,10 +15015,11 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoallw", (void **)&openmpi_real.MPI_Neighbor_alltoallw);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -14648,6 +15074,7 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -14671,10 +15098,11 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoallw", (void **)&openmpi_real.MPI_Ineighbor_alltoallw);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -14731,6 +15159,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -14752,10 +15181,11 @@ int MPI_Op_commutative(MPI_Op op, int *commute) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Op_commutative_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_commutative", (void **)&openmpi_real.MPI_Op_commutative);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(op, commute);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
@@ -14790,6 +15220,7 @@ int MPI_Op_commutative(MPI_Op op, int *commute) {
   tracer_args.tracer_result = tracer_real(tracer_args.op, tracer_args.commute);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -14811,10 +15242,11 @@ int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Op_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_create", (void **)&openmpi_real.MPI_Op_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
@@ -14851,6 +15283,7 @@ int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
   tracer_args.tracer_result = tracer_real(tracer_args.function, tracer_args.commute, tracer_args.op);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
@@ -14872,10 +15305,11 @@ int MPI_Open_port(MPI_Info info, char *port_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Open_port_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Open_port", (void **)&openmpi_real.MPI_Open_port);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
@@ -14910,6 +15344,7 @@ int MPI_Open_port(MPI_Info info, char *port_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -14931,10 +15366,11 @@ int MPI_Op_free(MPI_Op *op) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Op_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_free", (void **)&openmpi_real.MPI_Op_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
@@ -14967,6 +15403,7 @@ int MPI_Op_free(MPI_Op *op) {
   tracer_args.tracer_result = tracer_real(tracer_args.op);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -14989,10 +15426,11 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Pack_external_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_external", (void **)&openmpi_real.MPI_Pack_external);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
@@ -15040,6 +15478,7 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_
                                           tracer_args.position);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -15061,10 +15500,11 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Pack_external_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_external_size", (void **)&openmpi_real.MPI_Pack_external_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
@@ -15104,6 +15544,7 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
                                           tracer_args.datatype, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -15126,10 +15567,11 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Pack_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack", (void **)&openmpi_real.MPI_Pack);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
@@ -15177,6 +15619,7 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -15198,10 +15641,11 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Pack_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_size", (void **)&openmpi_real.MPI_Pack_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
@@ -15241,6 +15685,7 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
                                           tracer_args.comm, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
@@ -15262,10 +15707,11 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Probe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Probe", (void **)&openmpi_real.MPI_Probe);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
@@ -15305,6 +15751,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -15325,10 +15772,11 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Publish_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Publish_name", (void **)&openmpi_real.MPI_Publish_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
@@ -15366,6 +15814,7 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
                                           tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -15388,10 +15837,11 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Put_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Put", (void **)&openmpi_real.MPI_Put);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -15443,6 +15893,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
                                           tracer_args.target_datatype, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -15464,10 +15915,11 @@ int MPI_Query_thread(int *provided) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Query_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Query_thread", (void **)&openmpi_real.MPI_Query_thread);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
@@ -15500,6 +15952,7 @@ int MPI_Query_thread(int *provided) {
   tracer_args.tracer_result = tracer_real(tracer_args.provided);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -15523,10 +15976,11 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Raccumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Raccumulate", (void **)&openmpi_real.MPI_Raccumulate);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -15583,6 +16037,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                                           tracer_args.win, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -15606,10 +16061,11 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Recv_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Recv_init", (void **)&openmpi_real.MPI_Recv_init);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
@@ -15656,6 +16112,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -15679,10 +16136,11 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Recv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Recv", (void **)&openmpi_real.MPI_Recv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
@@ -15729,6 +16187,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
@@ -15751,10 +16210,11 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Reduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce", (void **)&openmpi_real.MPI_Reduce);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
@@ -15801,6 +16261,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -15823,10 +16284,11 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ireduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce", (void **)&openmpi_real.MPI_Ireduce);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
@@ -15875,6 +16337,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -15897,10 +16360,11 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Reduce_local_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_local", (void **)&openmpi_real.MPI_Reduce_local);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
@@ -15942,6 +16406,7 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
                                           tracer_args.count, tracer_args.datatype, tracer_args.op);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -15963,10 +16428,11 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Reduce_scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_scatter", (void **)&openmpi_real.MPI_Reduce_scatter);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
@@ -16011,6 +16477,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
                                           tracer_args.op, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -16032,10 +16499,11 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ireduce_scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce_scatter", (void **)&openmpi_real.MPI_Ireduce_scatter);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
@@ -16082,6 +16550,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                                           tracer_args.op, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -16104,10 +16573,11 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Reduce_scatter_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_scatter_block", (void **)&openmpi_real.MPI_Reduce_scatter_block);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
@@ -16152,6 +16622,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                           tracer_args.op, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -16174,10 +16645,11 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ireduce_scatter_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce_scatter_block", (void **)&openmpi_real.MPI_Ireduce_scatter_block);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
@@ -16224,6 +16696,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                           tracer_args.op, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
@@ -16248,10 +16721,11 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Register_datarep_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Register_datarep", (void **)&openmpi_real.MPI_Register_datarep);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
@@ -16297,6 +16771,7 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -16317,10 +16792,11 @@ int MPI_Request_free(MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Request_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Request_free", (void **)&openmpi_real.MPI_Request_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
@@ -16353,6 +16829,7 @@ int MPI_Request_free(MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
@@ -16374,10 +16851,11 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Request_get_status_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Request_get_status", (void **)&openmpi_real.MPI_Request_get_status);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
@@ -16414,6 +16892,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -16437,10 +16916,11 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rget_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rget", (void **)&openmpi_real.MPI_Rget);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -16495,6 +16975,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -16520,10 +17001,11 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rget_accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rget_accumulate", (void **)&openmpi_real.MPI_Rget_accumulate);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -16589,6 +17071,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                                           tracer_args.op, tracer_args.win, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -16612,10 +17095,11 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rput_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rput", (void **)&openmpi_real.MPI_Rput);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_cout, target_datatype, win, request);
   }
@@ -16670,6 +17154,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -16692,10 +17177,11 @@ int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rsend", (void **)&openmpi_real.MPI_Rsend);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ibuf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
@@ -16739,6 +17225,7 @@ int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int 
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -16761,10 +17248,11 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rsend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rsend_init", (void **)&openmpi_real.MPI_Rsend_init);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
@@ -16811,6 +17299,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -16834,10 +17323,11 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Scan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scan", (void **)&openmpi_real.MPI_Scan);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
@@ -16882,6 +17372,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -16904,10 +17395,11 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscan", (void **)&openmpi_real.MPI_Iscan);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
@@ -16954,6 +17446,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
                                           tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -16977,10 +17470,11 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scatter", (void **)&openmpi_real.MPI_Scatter);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
@@ -17031,6 +17525,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                                           tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -17054,10 +17549,11 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iscatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscatter", (void **)&openmpi_real.MPI_Iscatter);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -17111,6 +17607,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                           tracer_args.root, tracer_args.comm, tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -17135,10 +17632,11 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Scatterv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scatterv", (void **)&openmpi_real.MPI_Scatterv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -17192,6 +17690,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
                                           tracer_args.recvtype, tracer_args.root, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -17215,10 +17714,11 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iscatterv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscatterv", (void **)&openmpi_real.MPI_Iscatterv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -17275,6 +17775,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -17298,10 +17799,11 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Send_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Send_init", (void **)&openmpi_real.MPI_Send_init);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
@@ -17348,6 +17850,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -17370,10 +17873,11 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Send_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Send", (void **)&openmpi_real.MPI_Send);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
@@ -17417,6 +17921,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -17440,10 +17945,11 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Sendrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Sendrecv", (void **)&openmpi_real.MPI_Sendrecv);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -17505,6 +18011,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -17527,10 +18034,11 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Sendrecv_replace_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Sendrecv_replace", (void **)&openmpi_real.MPI_Sendrecv_replace);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
@@ -17582,6 +18090,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
                                           tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -17604,10 +18113,11 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ssend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ssend_init", (void **)&openmpi_real.MPI_Ssend_init);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
@@ -17654,6 +18164,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
                                           tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -17676,10 +18187,11 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ssend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ssend", (void **)&openmpi_real.MPI_Ssend);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
@@ -17723,6 +18235,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
                                           tracer_args.dest, tracer_args.tag, tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -17744,10 +18257,11 @@ int MPI_Start(MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Start", (void **)&openmpi_real.MPI_Start);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
@@ -17780,6 +18294,7 @@ int MPI_Start(MPI_Request *request) {
   tracer_args.tracer_result = tracer_real(tracer_args.request);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -17801,10 +18316,11 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Startall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Startall", (void **)&openmpi_real.MPI_Startall);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
@@ -17839,6 +18355,7 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   tracer_args.tracer_result = tracer_real(tracer_args.count, tracer_args.array_of_requests);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -17859,10 +18376,11 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Status_set_cancelled_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_cancelled", (void **)&openmpi_real.MPI_Status_set_cancelled);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
@@ -17897,6 +18415,7 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.status, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -17917,10 +18436,11 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Status_set_elements_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_elements", (void **)&openmpi_real.MPI_Status_set_elements);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
@@ -17958,6 +18478,7 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -17978,10 +18499,11 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Status_set_elements_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_elements_x", (void **)&openmpi_real.MPI_Status_set_elements_x);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
@@ -18019,6 +18541,7 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -18040,10 +18563,11 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Testall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testall", (void **)&openmpi_real.MPI_Testall);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
@@ -18083,6 +18607,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                                           tracer_args.flag, tracer_args.array_of_statuses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
@@ -18105,10 +18630,11 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Testany_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testany", (void **)&openmpi_real.MPI_Testany);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
@@ -18150,6 +18676,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
                                           tracer_args.index, tracer_args.flag, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
@@ -18172,10 +18699,11 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Test", (void **)&openmpi_real.MPI_Test);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) &&
@@ -18213,6 +18741,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.request, tracer_args.flag, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
@@ -18235,10 +18764,11 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Test_cancelled_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Test_cancelled", (void **)&openmpi_real.MPI_Test_cancelled);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
@@ -18273,6 +18803,7 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.status, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -18295,10 +18826,11 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Testsome_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testsome", (void **)&openmpi_real.MPI_Testsome);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
@@ -18342,6 +18874,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                                           tracer_args.array_of_statuses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -18363,10 +18896,11 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Topo_test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Topo_test", (void **)&openmpi_real.MPI_Topo_test);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
@@ -18401,6 +18935,7 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -18422,10 +18957,11 @@ int MPI_Type_commit(MPI_Datatype *type) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_commit_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_commit", (void **)&openmpi_real.MPI_Type_commit);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
@@ -18458,6 +18994,7 @@ int MPI_Type_commit(MPI_Datatype *type) {
   tracer_args.tracer_result = tracer_real(tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -18479,10 +19016,11 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_contiguous_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_contiguous", (void **)&openmpi_real.MPI_Type_contiguous);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
@@ -18520,6 +19058,7 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) 
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -18544,10 +19083,11 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_darray_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_darray", (void **)&openmpi_real.MPI_Type_create_darray);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array, psize_array,
                        order, oldtype, newtype);
   }
@@ -18604,6 +19144,7 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -18625,10 +19166,11 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_f90_complex_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_complex", (void **)&openmpi_real.MPI_Type_create_f90_complex);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
@@ -18665,6 +19207,7 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.r, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -18686,10 +19229,11 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_f90_integer_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_integer", (void **)&openmpi_real.MPI_Type_create_f90_integer);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
@@ -18724,6 +19268,7 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
   tracer_args.tracer_result = tracer_real(tracer_args.r, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -18745,10 +19290,11 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_f90_real_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_real", (void **)&openmpi_real.MPI_Type_create_f90_real);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
@@ -18785,6 +19331,7 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   tracer_args.tracer_result = tracer_real(tracer_args.p, tracer_args.r, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -18808,10 +19355,11 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_hindexed_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hindexed_block", (void **)&openmpi_real.MPI_Type_create_hindexed_block);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
@@ -18854,6 +19402,7 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -18877,10 +19426,11 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_hindexed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hindexed", (void **)&openmpi_real.MPI_Type_create_hindexed);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
@@ -18924,6 +19474,7 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -18946,10 +19497,11 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_hvector_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hvector", (void **)&openmpi_real.MPI_Type_create_hvector);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
@@ -18992,6 +19544,7 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -19015,10 +19568,11 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_keyval", (void **)&openmpi_real.MPI_Type_create_keyval);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
@@ -19059,6 +19613,7 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -19081,10 +19636,11 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_indexed_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_indexed_block", (void **)&openmpi_real.MPI_Type_create_indexed_block);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
@@ -19127,6 +19683,7 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -19150,10 +19707,11 @@ int MPI_Type_create_struct(int count, const int array_of_block_lengths[],
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_struct_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_struct", (void **)&openmpi_real.MPI_Type_create_struct);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -19198,6 +19756,7 @@ int MPI_Type_create_struct(int count, const int array_of_block_lengths[],
                                           tracer_args.array_of_types, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -19221,10 +19780,11 @@ int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsiz
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_subarray_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_subarray", (void **)&openmpi_real.MPI_Type_create_subarray);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
@@ -19273,6 +19833,7 @@ int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsiz
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -19295,10 +19856,11 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_resized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_resized", (void **)&openmpi_real.MPI_Type_create_resized);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
@@ -19338,6 +19900,7 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -19359,10 +19922,11 @@ int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_delete_attr", (void **)&openmpi_real.MPI_Type_delete_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
@@ -19397,6 +19961,7 @@ int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.type, tracer_args.type_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -19417,10 +19982,11 @@ int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_dup", (void **)&openmpi_real.MPI_Type_dup);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
@@ -19455,6 +20021,7 @@ int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
   tracer_args.tracer_result = tracer_real(tracer_args.type, tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -19476,10 +20043,11 @@ int MPI_Type_free(MPI_Datatype *type) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_free", (void **)&openmpi_real.MPI_Type_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
@@ -19512,6 +20080,7 @@ int MPI_Type_free(MPI_Datatype *type) {
   tracer_args.tracer_result = tracer_real(tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -19533,10 +20102,11 @@ int MPI_Type_free_keyval(int *type_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_free_keyval", (void **)&openmpi_real.MPI_Type_free_keyval);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
@@ -19569,6 +20139,7 @@ int MPI_Type_free_keyval(int *type_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.type_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -19590,10 +20161,11 @@ int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, i
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_attr", (void **)&openmpi_real.MPI_Type_get_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
@@ -19633,6 +20205,7 @@ int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, i
                                           tracer_args.attribute_val, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -19656,10 +20229,11 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresse
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_contents_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_contents", (void **)&openmpi_real.MPI_Type_get_contents);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(mtype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
@@ -19710,6 +20284,7 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresse
                                           tracer_args.array_of_datatypes);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -19731,10 +20306,11 @@ int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_address
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_envelope_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_envelope", (void **)&openmpi_real.MPI_Type_get_envelope);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
@@ -19777,6 +20353,7 @@ int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_address
                                           tracer_args.combiner);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -19801,10 +20378,11 @@ int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_extent", (void **)&openmpi_real.MPI_Type_get_extent);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
@@ -19841,6 +20419,7 @@ int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
   tracer_args.tracer_result = tracer_real(tracer_args.type, tracer_args.lb, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -19863,10 +20442,11 @@ int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_extent_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_extent_x", (void **)&openmpi_real.MPI_Type_get_extent_x);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
@@ -19903,6 +20483,7 @@ int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
   tracer_args.tracer_result = tracer_real(tracer_args.type, tracer_args.lb, tracer_args.extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
@@ -19925,10 +20506,11 @@ int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_name", (void **)&openmpi_real.MPI_Type_get_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
@@ -19966,6 +20548,7 @@ int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
                                           tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
@@ -19988,10 +20571,11 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_true_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_true_extent", (void **)&openmpi_real.MPI_Type_get_true_extent);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
@@ -20029,6 +20613,7 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
                                           tracer_args.true_extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
@@ -20051,10 +20636,11 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_true_extent_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_true_extent_x", (void **)&openmpi_real.MPI_Type_get_true_extent_x);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
@@ -20092,6 +20678,7 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
                                           tracer_args.true_extent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
@@ -20116,10 +20703,11 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_indexed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_indexed", (void **)&openmpi_real.MPI_Type_indexed);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
@@ -20163,6 +20751,7 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(293, tracer_depth, tracer_args.tracer_status);
@@ -20184,10 +20773,11 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_match_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_match_size", (void **)&openmpi_real.MPI_Type_match_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(typeclass, size, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
@@ -20224,6 +20814,7 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
   tracer_args.tracer_result = tracer_real(tracer_args.typeclass, tracer_args.size, tracer_args.type);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
@@ -20245,10 +20836,11 @@ int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_set_attr", (void **)&openmpi_real.MPI_Type_set_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attr_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
@@ -20286,6 +20878,7 @@ int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
                                           tracer_args.attr_val);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(295, tracer_depth, tracer_args.tracer_status);
@@ -20306,10 +20899,11 @@ int MPI_Type_set_name(MPI_Datatype type, const char *type_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_set_name", (void **)&openmpi_real.MPI_Type_set_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, type_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
@@ -20344,6 +20938,7 @@ int MPI_Type_set_name(MPI_Datatype type, const char *type_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.type, tracer_args.type_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(296, tracer_depth, tracer_args.tracer_status);
@@ -20364,10 +20959,11 @@ int MPI_Type_size(MPI_Datatype type, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_size", (void **)&openmpi_real.MPI_Type_size);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
@@ -20402,6 +20998,7 @@ int MPI_Type_size(MPI_Datatype type, int *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.type, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(297, tracer_depth, tracer_args.tracer_status);
@@ -20423,10 +21020,11 @@ int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_size_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_size_x", (void **)&openmpi_real.MPI_Type_size_x);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
@@ -20461,6 +21059,7 @@ int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
   tracer_args.tracer_result = tracer_real(tracer_args.type, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(298, tracer_depth, tracer_args.tracer_status);
@@ -20483,10 +21082,11 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_vector_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_vector", (void **)&openmpi_real.MPI_Type_vector);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
@@ -20529,6 +21129,7 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
                                           tracer_args.newtype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(299, tracer_depth, tracer_args.tracer_status);
@@ -20551,10 +21152,11 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Unpack_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpack", (void **)&openmpi_real.MPI_Unpack);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
@@ -20602,6 +21204,7 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
                                           tracer_args.comm);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(300, tracer_depth, tracer_args.tracer_status);
@@ -20623,10 +21226,11 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Unpublish_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpublish_name", (void **)&openmpi_real.MPI_Unpublish_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
@@ -20664,6 +21268,7 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
                                           tracer_args.port_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(301, tracer_depth, tracer_args.tracer_status);
@@ -20685,10 +21290,11 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Unpack_external_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpack_external", (void **)&openmpi_real.MPI_Unpack_external);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
@@ -20736,6 +21342,7 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
                                           tracer_args.datatype);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(302, tracer_depth, tracer_args.tracer_status);
@@ -20757,10 +21364,11 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Waitall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitall", (void **)&openmpi_real.MPI_Waitall);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) &&
@@ -20798,6 +21406,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of
                                           tracer_args.array_of_statuses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
@@ -20818,10 +21427,11 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Waitany_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitany", (void **)&openmpi_real.MPI_Waitany);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
@@ -20861,6 +21471,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
                                           tracer_args.index, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
@@ -20882,10 +21493,11 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Wait_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wait", (void **)&openmpi_real.MPI_Wait);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) &&
@@ -20921,6 +21533,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   tracer_args.tracer_result = tracer_real(tracer_args.request, tracer_args.status);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
@@ -20943,10 +21556,11 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Waitsome_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitsome", (void **)&openmpi_real.MPI_Waitsome);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
@@ -20990,6 +21604,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                                           tracer_args.array_of_statuses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
@@ -21012,10 +21627,11 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_allocate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_allocate", (void **)&openmpi_real.MPI_Win_allocate);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
@@ -21059,6 +21675,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                           tracer_args.comm, tracer_args.baseptr, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(307, tracer_depth, tracer_args.tracer_status);
@@ -21081,10 +21698,11 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_allocate_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_allocate_shared", (void **)&openmpi_real.MPI_Win_allocate_shared);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
@@ -21128,6 +21746,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
                                           tracer_args.comm, tracer_args.baseptr, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(308, tracer_depth, tracer_args.tracer_status);
@@ -21149,10 +21768,11 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_attach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_attach", (void **)&openmpi_real.MPI_Win_attach);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, base, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
@@ -21189,6 +21809,7 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.base, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(309, tracer_depth, tracer_args.tracer_status);
@@ -21209,10 +21830,11 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_call_errhandler", (void **)&openmpi_real.MPI_Win_call_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
@@ -21247,6 +21869,7 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.errorcode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(310, tracer_depth, tracer_args.tracer_status);
@@ -21267,10 +21890,11 @@ int MPI_Win_complete(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_complete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_complete", (void **)&openmpi_real.MPI_Win_complete);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
@@ -21303,6 +21927,7 @@ int MPI_Win_complete(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(311, tracer_depth, tracer_args.tracer_status);
@@ -21324,10 +21949,11 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create", (void **)&openmpi_real.MPI_Win_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
@@ -21371,6 +21997,7 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
                                           tracer_args.info, tracer_args.comm, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(312, tracer_depth, tracer_args.tracer_status);
@@ -21392,10 +22019,11 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_create_dynamic_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_dynamic", (void **)&openmpi_real.MPI_Win_create_dynamic);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
@@ -21432,6 +22060,7 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
   tracer_args.tracer_result = tracer_real(tracer_args.info, tracer_args.comm, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(313, tracer_depth, tracer_args.tracer_status);
@@ -21453,10 +22082,11 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhand
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_errhandler", (void **)&openmpi_real.MPI_Win_create_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
@@ -21491,6 +22121,7 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhand
   tracer_args.tracer_result = tracer_real(tracer_args.function, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(314, tracer_depth, tracer_args.tracer_status);
@@ -21514,10 +22145,11 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_keyval", (void **)&openmpi_real.MPI_Win_create_keyval);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
@@ -21558,6 +22190,7 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
                                           tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(315, tracer_depth, tracer_args.tracer_status);
@@ -21579,10 +22212,11 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_delete_attr", (void **)&openmpi_real.MPI_Win_delete_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
@@ -21617,6 +22251,7 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.win_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(316, tracer_depth, tracer_args.tracer_status);
@@ -21637,10 +22272,11 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_detach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_detach", (void **)&openmpi_real.MPI_Win_detach);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
@@ -21675,6 +22311,7 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.base);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(317, tracer_depth, tracer_args.tracer_status);
@@ -21695,10 +22332,11 @@ int MPI_Win_fence(int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_fence_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_fence", (void **)&openmpi_real.MPI_Win_fence);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
@@ -21733,6 +22371,7 @@ int MPI_Win_fence(int assert, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(318, tracer_depth, tracer_args.tracer_status);
@@ -21753,10 +22392,11 @@ int MPI_Win_flush(int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_flush_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush", (void **)&openmpi_real.MPI_Win_flush);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
@@ -21791,6 +22431,7 @@ int MPI_Win_flush(int rank, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.rank, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(319, tracer_depth, tracer_args.tracer_status);
@@ -21811,10 +22452,11 @@ int MPI_Win_flush_all(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_flush_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_all", (void **)&openmpi_real.MPI_Win_flush_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
@@ -21847,6 +22489,7 @@ int MPI_Win_flush_all(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(320, tracer_depth, tracer_args.tracer_status);
@@ -21867,10 +22510,11 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_flush_local_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_local", (void **)&openmpi_real.MPI_Win_flush_local);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
@@ -21905,6 +22549,7 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.rank, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(321, tracer_depth, tracer_args.tracer_status);
@@ -21925,10 +22570,11 @@ int MPI_Win_flush_local_all(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_flush_local_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_local_all", (void **)&openmpi_real.MPI_Win_flush_local_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
@@ -21961,6 +22607,7 @@ int MPI_Win_flush_local_all(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(322, tracer_depth, tracer_args.tracer_status);
@@ -21981,10 +22628,11 @@ int MPI_Win_free(MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_free", (void **)&openmpi_real.MPI_Win_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
@@ -22017,6 +22665,7 @@ int MPI_Win_free(MPI_Win *win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(323, tracer_depth, tracer_args.tracer_status);
@@ -22038,10 +22687,11 @@ int MPI_Win_free_keyval(int *win_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_free_keyval", (void **)&openmpi_real.MPI_Win_free_keyval);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
@@ -22074,6 +22724,7 @@ int MPI_Win_free_keyval(int *win_keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.win_keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(324, tracer_depth, tracer_args.tracer_status);
@@ -22095,10 +22746,11 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_attr", (void **)&openmpi_real.MPI_Win_get_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
@@ -22138,6 +22790,7 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
                                           tracer_args.attribute_val, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(325, tracer_depth, tracer_args.tracer_status);
@@ -22159,10 +22812,11 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_errhandler", (void **)&openmpi_real.MPI_Win_get_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
@@ -22197,6 +22851,7 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(326, tracer_depth, tracer_args.tracer_status);
@@ -22218,10 +22873,11 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_group", (void **)&openmpi_real.MPI_Win_get_group);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
@@ -22256,6 +22912,7 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.group);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(327, tracer_depth, tracer_args.tracer_status);
@@ -22277,10 +22934,11 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_info", (void **)&openmpi_real.MPI_Win_get_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
@@ -22315,6 +22973,7 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.info_used);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(328, tracer_depth, tracer_args.tracer_status);
@@ -22336,10 +22995,11 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_name", (void **)&openmpi_real.MPI_Win_get_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
@@ -22377,6 +23037,7 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
                                           tracer_args.resultlen);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(329, tracer_depth, tracer_args.tracer_status);
@@ -22399,10 +23060,11 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_lock_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_lock", (void **)&openmpi_real.MPI_Win_lock);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(lock_type, rank, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
@@ -22442,6 +23104,7 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
                                           tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(330, tracer_depth, tracer_args.tracer_status);
@@ -22462,10 +23125,11 @@ int MPI_Win_lock_all(int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_lock_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_lock_all", (void **)&openmpi_real.MPI_Win_lock_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
@@ -22500,6 +23164,7 @@ int MPI_Win_lock_all(int assert, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(331, tracer_depth, tracer_args.tracer_status);
@@ -22520,10 +23185,11 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_post_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_post", (void **)&openmpi_real.MPI_Win_post);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
@@ -22560,6 +23226,7 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.group, tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(332, tracer_depth, tracer_args.tracer_status);
@@ -22580,10 +23247,11 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_attr", (void **)&openmpi_real.MPI_Win_set_attr);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
@@ -22621,6 +23289,7 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
                                           tracer_args.attribute_val);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(333, tracer_depth, tracer_args.tracer_status);
@@ -22641,10 +23310,11 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_errhandler", (void **)&openmpi_real.MPI_Win_set_errhandler);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
@@ -22679,6 +23349,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.errhandler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(334, tracer_depth, tracer_args.tracer_status);
@@ -22699,10 +23370,11 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_info", (void **)&openmpi_real.MPI_Win_set_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
@@ -22737,6 +23409,7 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.info);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(335, tracer_depth, tracer_args.tracer_status);
@@ -22757,10 +23430,11 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_name", (void **)&openmpi_real.MPI_Win_set_name);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, win_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
@@ -22795,6 +23469,7 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.win_name);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(336, tracer_depth, tracer_args.tracer_status);
@@ -22815,10 +23490,11 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_shared_query_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_shared_query", (void **)&openmpi_real.MPI_Win_shared_query);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
@@ -22860,6 +23536,7 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
                                           tracer_args.disp_unit, tracer_args.baseptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(337, tracer_depth, tracer_args.tracer_status);
@@ -22882,10 +23559,11 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_start", (void **)&openmpi_real.MPI_Win_start);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
@@ -22922,6 +23600,7 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.group, tracer_args.assert, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(338, tracer_depth, tracer_args.tracer_status);
@@ -22942,10 +23621,11 @@ int MPI_Win_sync(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_sync_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_sync", (void **)&openmpi_real.MPI_Win_sync);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
@@ -22978,6 +23658,7 @@ int MPI_Win_sync(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(339, tracer_depth, tracer_args.tracer_status);
@@ -22998,10 +23679,11 @@ int MPI_Win_test(MPI_Win win, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_test", (void **)&openmpi_real.MPI_Win_test);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
@@ -23036,6 +23718,7 @@ int MPI_Win_test(MPI_Win win, int *flag) {
   tracer_args.tracer_result = tracer_real(tracer_args.win, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(340, tracer_depth, tracer_args.tracer_status);
@@ -23057,10 +23740,11 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_unlock_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_unlock", (void **)&openmpi_real.MPI_Win_unlock);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
@@ -23095,6 +23779,7 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.rank, tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(341, tracer_depth, tracer_args.tracer_status);
@@ -23115,10 +23800,11 @@ int MPI_Win_unlock_all(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_unlock_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_unlock_all", (void **)&openmpi_real.MPI_Win_unlock_all);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
@@ -23151,6 +23837,7 @@ int MPI_Win_unlock_all(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
@@ -23171,10 +23858,11 @@ int MPI_Win_wait(MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_wait_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_wait", (void **)&openmpi_real.MPI_Win_wait);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
@@ -23207,6 +23895,7 @@ int MPI_Win_wait(MPI_Win win) {
   tracer_args.tracer_result = tracer_real(tracer_args.win);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
@@ -23227,10 +23916,11 @@ double MPI_Wtick(void) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Wtick_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wtick", (void **)&openmpi_real.MPI_Wtick);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
@@ -23261,6 +23951,7 @@ double MPI_Wtick(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
@@ -23282,10 +23973,11 @@ double MPI_Wtime(void) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Wtime_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wtime", (void **)&openmpi_real.MPI_Wtime);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
@@ -23316,6 +24008,7 @@ double MPI_Wtime(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = 0;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
@@ -23337,10 +24030,11 @@ int MPI_T_init_thread(int required, int *provided) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_init_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_init_thread", (void **)&openmpi_real.MPI_T_init_thread);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
@@ -23375,6 +24069,7 @@ int MPI_T_init_thread(int required, int *provided) {
   tracer_args.tracer_result = tracer_real(tracer_args.required, tracer_args.provided);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
@@ -23396,10 +24091,11 @@ int MPI_T_finalize(void) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_finalize_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_finalize", (void **)&openmpi_real.MPI_T_finalize);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
@@ -23430,6 +24126,7 @@ int MPI_T_finalize(void) {
   tracer_args.tracer_result = tracer_real();
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
@@ -23450,10 +24147,11 @@ int MPI_T_cvar_get_num(int *num_cvar) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_num", (void **)&openmpi_real.MPI_T_cvar_get_num);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_cvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
@@ -23486,6 +24184,7 @@ int MPI_T_cvar_get_num(int *num_cvar) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_cvar);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);
@@ -23509,10 +24208,11 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_info", (void **)&openmpi_real.MPI_T_cvar_get_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
@@ -23569,6 +24269,7 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
                                           tracer_args.scope);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(349, tracer_depth, tracer_args.tracer_status);
@@ -23598,10 +24299,11 @@ int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_index", (void **)&openmpi_real.MPI_T_cvar_get_index);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, cvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
@@ -23636,6 +24338,7 @@ int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.cvar_index);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(350, tracer_depth, tracer_args.tracer_status);
@@ -23657,10 +24360,11 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_handle_alloc_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_handle_alloc", (void **)&openmpi_real.MPI_T_cvar_handle_alloc);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
@@ -23700,6 +24404,7 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle 
                                           tracer_args.handle, tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(351, tracer_depth, tracer_args.tracer_status);
@@ -23722,10 +24427,11 @@ int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_handle_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_handle_free", (void **)&openmpi_real.MPI_T_cvar_handle_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
@@ -23758,6 +24464,7 @@ int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(352, tracer_depth, tracer_args.tracer_status);
@@ -23779,10 +24486,11 @@ int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_read", (void **)&openmpi_real.MPI_T_cvar_read);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
@@ -23817,6 +24525,7 @@ int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(353, tracer_depth, tracer_args.tracer_status);
@@ -23837,10 +24546,11 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_write", (void **)&openmpi_real.MPI_T_cvar_write);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
@@ -23875,6 +24585,7 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
   tracer_args.tracer_result = tracer_real(tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(354, tracer_depth, tracer_args.tracer_status);
@@ -23895,10 +24606,11 @@ int MPI_T_category_get_num(int *num_cat) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_num", (void **)&openmpi_real.MPI_T_category_get_num);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_cat);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
@@ -23931,6 +24643,7 @@ int MPI_T_category_get_num(int *num_cat) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_cat);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(355, tracer_depth, tracer_args.tracer_status);
@@ -23953,10 +24666,11 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_info", (void **)&openmpi_real.MPI_T_category_get_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
@@ -24008,6 +24722,7 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
                                           tracer_args.num_pvars, tracer_args.num_categories);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(356, tracer_depth, tracer_args.tracer_status);
@@ -24035,10 +24750,11 @@ int MPI_T_category_get_index(const char *name, int *category_index) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_index", (void **)&openmpi_real.MPI_T_category_get_index);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, category_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
@@ -24073,6 +24789,7 @@ int MPI_T_category_get_index(const char *name, int *category_index) {
   tracer_args.tracer_result = tracer_real(tracer_args.name, tracer_args.category_index);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(357, tracer_depth, tracer_args.tracer_status);
@@ -24094,10 +24811,11 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_cvars_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_cvars", (void **)&openmpi_real.MPI_T_category_get_cvars);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
@@ -24135,6 +24853,7 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
                                           tracer_args.indices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(358, tracer_depth, tracer_args.tracer_status);
@@ -24155,10 +24874,11 @@ int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_pvars_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_pvars", (void **)&openmpi_real.MPI_T_category_get_pvars);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
@@ -24196,6 +24916,7 @@ int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
                                           tracer_args.indices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(359, tracer_depth, tracer_args.tracer_status);
@@ -24216,10 +24937,11 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_categories_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_categories", (void **)&openmpi_real.MPI_T_category_get_categories);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
@@ -24257,6 +24979,7 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
                                           tracer_args.indices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(360, tracer_depth, tracer_args.tracer_status);
@@ -24277,10 +25000,11 @@ int MPI_T_category_changed(int *stamp) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_changed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_changed", (void **)&openmpi_real.MPI_T_category_changed);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(stamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
@@ -24313,6 +25037,7 @@ int MPI_T_category_changed(int *stamp) {
   tracer_args.tracer_result = tracer_real(tracer_args.stamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(361, tracer_depth, tracer_args.tracer_status);
@@ -24334,10 +25059,11 @@ int MPI_T_pvar_get_num(int *num_pvar) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_num", (void **)&openmpi_real.MPI_T_pvar_get_num);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_pvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
@@ -24370,6 +25096,7 @@ int MPI_T_pvar_get_num(int *num_pvar) {
   tracer_args.tracer_result = tracer_real(tracer_args.num_pvar);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(362, tracer_depth, tracer_args.tracer_status);
@@ -24393,10 +25120,11 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_info", (void **)&openmpi_real.MPI_T_pvar_get_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
@@ -24461,6 +25189,7 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
                                           tracer_args.atomic);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(363, tracer_depth, tracer_args.tracer_status);
@@ -24493,10 +25222,11 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_index", (void **)&openmpi_real.MPI_T_pvar_get_index);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(name, var_class, pvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
@@ -24534,6 +25264,7 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
                                           tracer_args.pvar_index);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(364, tracer_depth, tracer_args.tracer_status);
@@ -24555,10 +25286,11 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_session_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_session_create", (void **)&openmpi_real.MPI_T_pvar_session_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
@@ -24591,6 +25323,7 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
   tracer_args.tracer_result = tracer_real(tracer_args.session);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(365, tracer_depth, tracer_args.tracer_status);
@@ -24612,10 +25345,11 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_session_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_session_free", (void **)&openmpi_real.MPI_T_pvar_session_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
@@ -24648,6 +25382,7 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
   tracer_args.tracer_result = tracer_real(tracer_args.session);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(366, tracer_depth, tracer_args.tracer_status);
@@ -24670,10 +25405,11 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_handle_alloc_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_handle_alloc", (void **)&openmpi_real.MPI_T_pvar_handle_alloc);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
@@ -24716,6 +25452,7 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
                                           tracer_args.count);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(367, tracer_depth, tracer_args.tracer_status);
@@ -24738,10 +25475,11 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_handle_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_handle_free", (void **)&openmpi_real.MPI_T_pvar_handle_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
@@ -24776,6 +25514,7 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(368, tracer_depth, tracer_args.tracer_status);
@@ -24797,10 +25536,11 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_start", (void **)&openmpi_real.MPI_T_pvar_start);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
@@ -24835,6 +25575,7 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(369, tracer_depth, tracer_args.tracer_status);
@@ -24855,10 +25596,11 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_stop_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_stop", (void **)&openmpi_real.MPI_T_pvar_stop);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
@@ -24893,6 +25635,7 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(370, tracer_depth, tracer_args.tracer_status);
@@ -24913,10 +25656,11 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_read", (void **)&openmpi_real.MPI_T_pvar_read);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
@@ -24953,6 +25697,7 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(371, tracer_depth, tracer_args.tracer_status);
@@ -24973,10 +25718,11 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_write", (void **)&openmpi_real.MPI_T_pvar_write);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
@@ -25013,6 +25759,7 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(372, tracer_depth, tracer_args.tracer_status);
@@ -25033,10 +25780,11 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_reset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_reset", (void **)&openmpi_real.MPI_T_pvar_reset);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
@@ -25071,6 +25819,7 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(373, tracer_depth, tracer_args.tracer_status);
@@ -25091,10 +25840,11 @@ int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_readreset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_readreset", (void **)&openmpi_real.MPI_T_pvar_readreset);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
@@ -25131,6 +25881,7 @@ int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
   tracer_args.tracer_result = tracer_real(tracer_args.session, tracer_args.handle, tracer_args.buf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(374, tracer_depth, tracer_args.tracer_status);
@@ -25151,10 +25902,11 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_enum_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_enum_get_info", (void **)&openmpi_real.MPI_T_enum_get_info);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(enumtype, num, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
@@ -25194,6 +25946,7 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
                                           tracer_args.name_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(375, tracer_depth, tracer_args.tracer_status);
@@ -25217,10 +25970,11 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, 
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_enum_get_item_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_enum_get_item", (void **)&openmpi_real.MPI_T_enum_get_item);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(enumtype, index, value, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
@@ -25263,6 +26017,7 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, 
                                           tracer_args.name_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(376, tracer_depth, tracer_args.tracer_status);
@@ -25286,10 +26041,11 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Attr_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_delete", (void **)&openmpi_real.MPI_Attr_delete);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
@@ -25324,6 +26080,7 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.comm, tracer_args.keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(377, tracer_depth, tracer_args.tracer_status);
@@ -25344,10 +26101,11 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Attr_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_get", (void **)&openmpi_real.MPI_Attr_get);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
@@ -25387,6 +26145,7 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
                                           tracer_args.attribute_val, tracer_args.flag);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(378, tracer_depth, tracer_args.tracer_status);
@@ -25408,10 +26167,11 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Attr_put_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_put", (void **)&openmpi_real.MPI_Attr_put);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
@@ -25449,6 +26209,7 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
                                           tracer_args.attribute_val);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(379, tracer_depth, tracer_args.tracer_status);
@@ -25470,10 +26231,11 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Keyval_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Keyval_create", (void **)&openmpi_real.MPI_Keyval_create);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
@@ -25513,6 +26275,7 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
                                           tracer_args.keyval, tracer_args.extra_state);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(380, tracer_depth, tracer_args.tracer_status);
@@ -25534,10 +26297,11 @@ int MPI_Keyval_free(int *keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Keyval_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Keyval_free", (void **)&openmpi_real.MPI_Keyval_free);
-  if (openmpi_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
+      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
@@ -25570,6 +26334,7 @@ int MPI_Keyval_free(int *keyval) {
   tracer_args.tracer_result = tracer_real(tracer_args.keyval);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(381, tracer_depth, tracer_args.tracer_status);

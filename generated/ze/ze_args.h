@@ -33,6 +33,7 @@ struct ze_zeInit_args {
   ze_init_flags_t flags;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) */
@@ -42,6 +43,7 @@ struct ze_zeDriverGet_args {
   ze_driver_handle_t *phDrivers;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *version) */
@@ -51,6 +53,7 @@ struct ze_zeDriverGetApiVersion_args {
   ze_api_version_t *version;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properties_t *pDriverProperties) */
@@ -60,6 +63,7 @@ struct ze_zeDriverGetProperties_args {
   ze_driver_properties_t *pDriverProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver, ze_driver_ipc_properties_t *pIpcProperties) */
@@ -69,6 +73,7 @@ struct ze_zeDriverGetIpcProperties_args {
   ze_driver_ipc_properties_t *pIpcProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount, ze_driver_extension_properties_t *pExtensionProperties) */
@@ -79,6 +84,7 @@ struct ze_zeDriverGetExtensionProperties_args {
   ze_driver_extension_properties_t *pExtensionProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, const char *name, void **ppFunctionAddress) */
@@ -89,6 +95,7 @@ struct ze_zeDriverGetExtensionFunctionAddress_args {
   void **ppFunctionAddress;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeDriverGetExtensionFunctionAddress_after(struct ze_zeDriverGetExtensionFunctionAddress_args *args);
 
@@ -100,6 +107,7 @@ struct ze_zeDeviceGet_args {
   ze_device_handle_t *phDevices;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount, ze_device_handle_t *phSubdevices) */
@@ -110,6 +118,7 @@ struct ze_zeDeviceGetSubDevices_args {
   ze_device_handle_t *phSubdevices;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *pDeviceProperties) */
@@ -119,6 +128,7 @@ struct ze_zeDeviceGetProperties_args {
   ze_device_properties_t *pDeviceProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice, ze_device_compute_properties_t *pComputeProperties) */
@@ -128,6 +138,7 @@ struct ze_zeDeviceGetComputeProperties_args {
   ze_device_compute_properties_t *pComputeProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_module_properties_t *pModuleProperties) */
@@ -137,6 +148,7 @@ struct ze_zeDeviceGetModuleProperties_args {
   ze_device_module_properties_t *pModuleProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCount, ze_command_queue_group_properties_t *pCommandQueueGroupProperties) */
@@ -147,6 +159,7 @@ struct ze_zeDeviceGetCommandQueueGroupProperties_args {
   ze_command_queue_group_properties_t *pCommandQueueGroupProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount, ze_device_memory_properties_t *pMemProperties) */
@@ -157,6 +170,7 @@ struct ze_zeDeviceGetMemoryProperties_args {
   ze_device_memory_properties_t *pMemProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice, ze_device_memory_access_properties_t *pMemAccessProperties) */
@@ -166,6 +180,7 @@ struct ze_zeDeviceGetMemoryAccessProperties_args {
   ze_device_memory_access_properties_t *pMemAccessProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCount, ze_device_cache_properties_t *pCacheProperties) */
@@ -176,6 +191,7 @@ struct ze_zeDeviceGetCacheProperties_args {
   ze_device_cache_properties_t *pCacheProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice, ze_device_image_properties_t *pImageProperties) */
@@ -185,6 +201,7 @@ struct ze_zeDeviceGetImageProperties_args {
   ze_device_image_properties_t *pImageProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice, ze_device_external_memory_properties_t *pExternalMemoryProperties) */
@@ -194,6 +211,7 @@ struct ze_zeDeviceGetExternalMemoryProperties_args {
   ze_device_external_memory_properties_t *pExternalMemoryProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice, ze_device_p2p_properties_t *pP2PProperties) */
@@ -204,6 +222,7 @@ struct ze_zeDeviceGetP2PProperties_args {
   ze_device_p2p_properties_t *pP2PProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice, ze_bool_t *value) */
@@ -214,6 +233,7 @@ struct ze_zeDeviceCanAccessPeer_args {
   ze_bool_t *value;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) */
@@ -222,6 +242,7 @@ struct ze_zeDeviceGetStatus_args {
   ze_device_handle_t hDevice;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *hostTimestamp, uint64_t *deviceTimestamp) */
@@ -232,6 +253,7 @@ struct ze_zeDeviceGetGlobalTimestamps_args {
   uint64_t *deviceTimestamp;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc, ze_context_handle_t *phContext) */
@@ -242,6 +264,7 @@ struct ze_zeContextCreate_args {
   ze_context_handle_t *phContext;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc, uint32_t numDevices, ze_device_handle_t *phDevices, ze_context_handle_t *phContext) */
@@ -254,6 +277,7 @@ struct ze_zeContextCreateEx_args {
   ze_context_handle_t *phContext;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeContextDestroy(ze_context_handle_t hContext) */
@@ -262,6 +286,7 @@ struct ze_zeContextDestroy_args {
   ze_context_handle_t hContext;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeContextDestroy_before(struct ze_zeContextDestroy_args *args);
 
@@ -271,6 +296,7 @@ struct ze_zeContextGetStatus_args {
   ze_context_handle_t hContext;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_command_queue_desc_t *desc, ze_command_queue_handle_t *phCommandQueue) */
@@ -282,6 +308,7 @@ struct ze_zeCommandQueueCreate_args {
   ze_command_queue_handle_t *phCommandQueue;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) */
@@ -290,6 +317,7 @@ struct ze_zeCommandQueueDestroy_args {
   ze_command_queue_handle_t hCommandQueue;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue, uint32_t numCommandLists, ze_command_list_handle_t *phCommandLists, ze_fence_handle_t hFence) */
@@ -301,6 +329,7 @@ struct ze_zeCommandQueueExecuteCommandLists_args {
   ze_fence_handle_t hFence;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeCommandQueueExecuteCommandLists_after(struct ze_zeCommandQueueExecuteCommandLists_args *args);
 
@@ -311,6 +340,7 @@ struct ze_zeCommandQueueSynchronize_args {
   uint64_t timeout;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeCommandQueueSynchronize_after(struct ze_zeCommandQueueSynchronize_args *args);
 
@@ -323,6 +353,7 @@ struct ze_zeCommandListCreate_args {
   ze_command_list_handle_t *phCommandList;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeCommandListCreate_after(struct ze_zeCommandListCreate_args *args);
 
@@ -335,6 +366,7 @@ struct ze_zeCommandListCreateImmediate_args {
   ze_command_list_handle_t *phCommandList;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeCommandListCreateImmediate_after(struct ze_zeCommandListCreateImmediate_args *args);
 
@@ -344,6 +376,7 @@ struct ze_zeCommandListDestroy_args {
   ze_command_list_handle_t hCommandList;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeCommandListDestroy_before(struct ze_zeCommandListDestroy_args *args);
 
@@ -353,6 +386,7 @@ struct ze_zeCommandListClose_args {
   ze_command_list_handle_t hCommandList;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) */
@@ -361,6 +395,7 @@ struct ze_zeCommandListReset_args {
   ze_command_list_handle_t hCommandList;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeCommandListReset_before(struct ze_zeCommandListReset_args *args);
 
@@ -374,6 +409,7 @@ struct ze_zeCommandListAppendWriteGlobalTimestamp_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -385,6 +421,7 @@ struct ze_zeCommandListAppendBarrier_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList, uint32_t numRanges, const size_t *pRangeSizes, const void **pRanges, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -399,6 +436,7 @@ struct ze_zeCommandListAppendMemoryRangesBarrier_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handle_t hDevice) */
@@ -408,6 +446,7 @@ struct ze_zeContextSystemBarrier_args {
   ze_device_handle_t hDevice;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstptr, const void *srcptr, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -422,6 +461,7 @@ struct ze_zeCommandListAppendMemoryCopy_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeCommandListAppendMemoryCopy_before(struct ze_zeCommandListAppendMemoryCopy_args *args);
 
@@ -438,6 +478,7 @@ struct ze_zeCommandListAppendMemoryFill_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void *dstptr, const ze_copy_region_t *dstRegion, uint32_t dstPitch, uint32_t dstSlicePitch, const void *srcptr, const ze_copy_region_t *srcRegion, uint32_t srcPitch, uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -457,6 +498,7 @@ struct ze_zeCommandListAppendMemoryCopyRegion_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hCommandList, void *dstptr, ze_context_handle_t hContextSrc, const void *srcptr, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -472,6 +514,7 @@ struct ze_zeCommandListAppendMemoryCopyFromContext_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -485,6 +528,7 @@ struct ze_zeCommandListAppendImageCopy_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage, const ze_image_region_t *pDstRegion, const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -500,6 +544,7 @@ struct ze_zeCommandListAppendImageCopyRegion_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hCommandList, void *dstptr, ze_image_handle_t hSrcImage, const ze_image_region_t *pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -514,6 +559,7 @@ struct ze_zeCommandListAppendImageCopyToMemory_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, const void *srcptr, const ze_image_region_t *pDstRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -528,6 +574,7 @@ struct ze_zeCommandListAppendImageCopyFromMemory_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList, const void *ptr, size_t size) */
@@ -538,6 +585,7 @@ struct ze_zeCommandListAppendMemoryPrefetch_args {
   size_t size;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList, ze_device_handle_t hDevice, const void *ptr, size_t size, ze_memory_advice_t advice) */
@@ -550,6 +598,7 @@ struct ze_zeCommandListAppendMemAdvise_args {
   ze_memory_advice_t advice;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t *desc, uint32_t numDevices, ze_device_handle_t *phDevices, ze_event_pool_handle_t *phEventPool) */
@@ -562,6 +611,7 @@ struct ze_zeEventPoolCreate_args {
   ze_event_pool_handle_t *phEventPool;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeEventPoolCreate_before(struct ze_zeEventPoolCreate_args *args);
 
@@ -571,6 +621,7 @@ struct ze_zeEventPoolDestroy_args {
   ze_event_pool_handle_t hEventPool;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc, ze_event_handle_t *phEvent) */
@@ -581,6 +632,7 @@ struct ze_zeEventCreate_args {
   ze_event_handle_t *phEvent;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventDestroy(ze_event_handle_t hEvent) */
@@ -589,6 +641,7 @@ struct ze_zeEventDestroy_args {
   ze_event_handle_t hEvent;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool, ze_ipc_event_pool_handle_t *phIpc) */
@@ -598,6 +651,7 @@ struct ze_zeEventPoolGetIpcHandle_args {
   ze_ipc_event_pool_handle_t *phIpc;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_pool_handle_t hIpc, ze_event_pool_handle_t *phEventPool) */
@@ -608,6 +662,7 @@ struct ze_zeEventPoolOpenIpcHandle_args {
   ze_event_pool_handle_t *phEventPool;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) */
@@ -616,6 +671,7 @@ struct ze_zeEventPoolCloseIpcHandle_args {
   ze_event_pool_handle_t hEventPool;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) */
@@ -625,6 +681,7 @@ struct ze_zeCommandListAppendSignalEvent_args {
   ze_event_handle_t hEvent;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList, uint32_t numEvents, ze_event_handle_t *phEvents) */
@@ -635,6 +692,7 @@ struct ze_zeCommandListAppendWaitOnEvents_args {
   ze_event_handle_t *phEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) */
@@ -643,6 +701,7 @@ struct ze_zeEventHostSignal_args {
   ze_event_handle_t hEvent;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) */
@@ -652,6 +711,7 @@ struct ze_zeEventHostSynchronize_args {
   uint64_t timeout;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeEventHostSynchronize_after(struct ze_zeEventHostSynchronize_args *args);
 
@@ -661,6 +721,7 @@ struct ze_zeEventQueryStatus_args {
   ze_event_handle_t hEvent;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeEventQueryStatus_after(struct ze_zeEventQueryStatus_args *args);
 
@@ -671,6 +732,7 @@ struct ze_zeCommandListAppendEventReset_args {
   ze_event_handle_t hEvent;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventHostReset(ze_event_handle_t hEvent) */
@@ -679,6 +741,7 @@ struct ze_zeEventHostReset_args {
   ze_event_handle_t hEvent;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent, ze_kernel_timestamp_result_t *dstptr) */
@@ -688,6 +751,7 @@ struct ze_zeEventQueryKernelTimestamp_args {
   ze_kernel_timestamp_result_t *dstptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hCommandList, uint32_t numEvents, ze_event_handle_t *phEvents, void *dstptr, const size_t *pOffsets, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -703,6 +767,7 @@ struct ze_zeCommandListAppendQueryKernelTimestamps_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fence_desc_t *desc, ze_fence_handle_t *phFence) */
@@ -713,6 +778,7 @@ struct ze_zeFenceCreate_args {
   ze_fence_handle_t *phFence;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) */
@@ -721,6 +787,7 @@ struct ze_zeFenceDestroy_args {
   ze_fence_handle_t hFence;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) */
@@ -730,6 +797,7 @@ struct ze_zeFenceHostSynchronize_args {
   uint64_t timeout;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeFenceHostSynchronize_after(struct ze_zeFenceHostSynchronize_args *args);
 
@@ -739,6 +807,7 @@ struct ze_zeFenceQueryStatus_args {
   ze_fence_handle_t hFence;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFenceReset(ze_fence_handle_t hFence) */
@@ -747,6 +816,7 @@ struct ze_zeFenceReset_args {
   ze_fence_handle_t hFence;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc_t *desc, ze_image_properties_t *pImageProperties) */
@@ -757,6 +827,7 @@ struct ze_zeImageGetProperties_args {
   ze_image_properties_t *pImageProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_image_desc_t *desc, ze_image_handle_t *phImage) */
@@ -768,6 +839,7 @@ struct ze_zeImageCreate_args {
   ze_image_handle_t *phImage;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeImageDestroy(ze_image_handle_t hImage) */
@@ -776,6 +848,7 @@ struct ze_zeImageDestroy_args {
   ze_image_handle_t hImage;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t *device_desc, const ze_host_mem_alloc_desc_t *host_desc, size_t size, size_t alignment, ze_device_handle_t hDevice, void **pptr) */
@@ -790,6 +863,7 @@ struct ze_zeMemAllocShared_args {
   void **pptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeMemAllocShared_after(struct ze_zeMemAllocShared_args *args);
 
@@ -804,6 +878,7 @@ struct ze_zeMemAllocDevice_args {
   void **pptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeMemAllocDevice_after(struct ze_zeMemAllocDevice_args *args);
 
@@ -817,6 +892,7 @@ struct ze_zeMemAllocHost_args {
   void **pptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeMemAllocHost_after(struct ze_zeMemAllocHost_args *args);
 
@@ -827,6 +903,7 @@ struct ze_zeMemFree_args {
   void *ptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeMemFree_before(struct ze_zeMemFree_args *args);
 
@@ -839,6 +916,7 @@ struct ze_zeMemGetAllocProperties_args {
   ze_device_handle_t *phDevice;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, void **pBase, size_t *pSize) */
@@ -850,6 +928,7 @@ struct ze_zeMemGetAddressRange_args {
   size_t *pSize;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr, ze_ipc_mem_handle_t *pIpcHandle) */
@@ -860,6 +939,7 @@ struct ze_zeMemGetIpcHandle_args {
   ze_ipc_mem_handle_t *pIpcHandle;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_ipc_mem_handle_t handle, ze_ipc_memory_flags_t flags, void **pptr) */
@@ -872,6 +952,7 @@ struct ze_zeMemOpenIpcHandle_args {
   void **pptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) */
@@ -881,6 +962,7 @@ struct ze_zeMemCloseIpcHandle_args {
   const void *ptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_module_desc_t *desc, ze_module_handle_t *phModule, ze_module_build_log_handle_t *phBuildLog) */
@@ -893,6 +975,7 @@ struct ze_zeModuleCreate_args {
   ze_module_build_log_handle_t *phBuildLog;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleDestroy(ze_module_handle_t hModule) */
@@ -901,6 +984,7 @@ struct ze_zeModuleDestroy_args {
   ze_module_handle_t hModule;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModules, ze_module_build_log_handle_t *phLinkLog) */
@@ -911,6 +995,7 @@ struct ze_zeModuleDynamicLink_args {
   ze_module_build_log_handle_t *phLinkLog;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog) */
@@ -919,6 +1004,7 @@ struct ze_zeModuleBuildLogDestroy_args {
   ze_module_build_log_handle_t hModuleBuildLog;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildLog, size_t *pSize, char *pBuildLog) */
@@ -929,6 +1015,7 @@ struct ze_zeModuleBuildLogGetString_args {
   char *pBuildLog;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize, uint8_t *pModuleNativeBinary) */
@@ -939,6 +1026,7 @@ struct ze_zeModuleGetNativeBinary_args {
   uint8_t *pModuleNativeBinary;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGlobalName, size_t *pSize, void **pptr) */
@@ -950,6 +1038,7 @@ struct ze_zeModuleGetGlobalPointer_args {
   void **pptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount, const char **pNames) */
@@ -960,6 +1049,7 @@ struct ze_zeModuleGetKernelNames_args {
   const char **pNames;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleGetProperties(ze_module_handle_t hModule, ze_module_properties_t *pModuleProperties) */
@@ -969,6 +1059,7 @@ struct ze_zeModuleGetProperties_args {
   ze_module_properties_t *pModuleProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *desc, ze_kernel_handle_t *phKernel) */
@@ -979,6 +1070,7 @@ struct ze_zeKernelCreate_args {
   ze_kernel_handle_t *phKernel;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeKernelCreate_after(struct ze_zeKernelCreate_args *args);
 
@@ -988,6 +1080,7 @@ struct ze_zeKernelDestroy_args {
   ze_kernel_handle_t hKernel;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *pFunctionName, void **pfnFunction) */
@@ -998,6 +1091,7 @@ struct ze_zeModuleGetFunctionPointer_args {
   void **pfnFunction;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX, uint32_t groupSizeY, uint32_t groupSizeZ) */
@@ -1009,6 +1103,7 @@ struct ze_zeKernelSetGroupSize_args {
   uint32_t groupSizeZ;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t globalSizeX, uint32_t globalSizeY, uint32_t globalSizeZ, uint32_t *groupSizeX, uint32_t *groupSizeY, uint32_t *groupSizeZ) */
@@ -1023,6 +1118,7 @@ struct ze_zeKernelSuggestGroupSize_args {
   uint32_t *groupSizeZ;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel, uint32_t *totalGroupCount) */
@@ -1032,6 +1128,7 @@ struct ze_zeKernelSuggestMaxCooperativeGroupCount_args {
   uint32_t *totalGroupCount;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex, size_t argSize, const void *pArgValue) */
@@ -1043,6 +1140,7 @@ struct ze_zeKernelSetArgumentValue_args {
   const void *pArgValue;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel, ze_kernel_indirect_access_flags_t flags) */
@@ -1052,6 +1150,7 @@ struct ze_zeKernelSetIndirectAccess_args {
   ze_kernel_indirect_access_flags_t flags;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel, ze_kernel_indirect_access_flags_t *pFlags) */
@@ -1061,6 +1160,7 @@ struct ze_zeKernelGetIndirectAccess_args {
   ze_kernel_indirect_access_flags_t *pFlags;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize, char **pString) */
@@ -1071,6 +1171,7 @@ struct ze_zeKernelGetSourceAttributes_args {
   char **pString;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t flags) */
@@ -1080,6 +1181,7 @@ struct ze_zeKernelSetCacheConfig_args {
   ze_cache_config_flags_t flags;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_kernel_properties_t *pKernelProperties) */
@@ -1089,6 +1191,7 @@ struct ze_zeKernelGetProperties_args {
   ze_kernel_properties_t *pKernelProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pName) */
@@ -1099,6 +1202,7 @@ struct ze_zeKernelGetName_args {
   char *pName;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel, const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -1112,6 +1216,7 @@ struct ze_zeCommandListAppendLaunchKernel_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel, const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -1125,6 +1230,7 @@ struct ze_zeCommandListAppendLaunchCooperativeKernel_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel, const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -1138,6 +1244,7 @@ struct ze_zeCommandListAppendLaunchKernelIndirect_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t hCommandList, uint32_t numKernels, ze_kernel_handle_t *phKernels, const uint32_t *pCountBuffer, const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -1153,6 +1260,7 @@ struct ze_zeCommandListAppendLaunchMultipleKernelsIndirect_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_handle_t hDevice, void *ptr, size_t size) */
@@ -1164,6 +1272,7 @@ struct ze_zeContextMakeMemoryResident_args {
   size_t size;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_t hDevice, void *ptr, size_t size) */
@@ -1175,6 +1284,7 @@ struct ze_zeContextEvictMemory_args {
   size_t size;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage) */
@@ -1185,6 +1295,7 @@ struct ze_zeContextMakeImageResident_args {
   ze_image_handle_t hImage;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_image_handle_t hImage) */
@@ -1195,6 +1306,7 @@ struct ze_zeContextEvictImage_args {
   ze_image_handle_t hImage;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_sampler_desc_t *desc, ze_sampler_handle_t *phSampler) */
@@ -1206,6 +1318,7 @@ struct ze_zeSamplerCreate_args {
   ze_sampler_handle_t *phSampler;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) */
@@ -1214,6 +1327,7 @@ struct ze_zeSamplerDestroy_args {
   ze_sampler_handle_t hSampler;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart, size_t size, void **pptr) */
@@ -1225,6 +1339,7 @@ struct ze_zeVirtualMemReserve_args {
   void **pptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size_t size) */
@@ -1235,6 +1350,7 @@ struct ze_zeVirtualMemFree_args {
   size_t size;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_handle_t hDevice, size_t size, size_t *pagesize) */
@@ -1246,6 +1362,7 @@ struct ze_zeVirtualMemQueryPageSize_args {
   size_t *pagesize;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice, ze_physical_mem_desc_t *desc, ze_physical_mem_handle_t *phPhysicalMemory) */
@@ -1257,6 +1374,7 @@ struct ze_zePhysicalMemCreate_args {
   ze_physical_mem_handle_t *phPhysicalMemory;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMemory) */
@@ -1266,6 +1384,7 @@ struct ze_zePhysicalMemDestroy_args {
   ze_physical_mem_handle_t hPhysicalMemory;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_t size, ze_physical_mem_handle_t hPhysicalMemory, size_t offset, ze_memory_access_attribute_t access) */
@@ -1279,6 +1398,7 @@ struct ze_zeVirtualMemMap_args {
   ze_memory_access_attribute_t access;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, size_t size) */
@@ -1289,6 +1409,7 @@ struct ze_zeVirtualMemUnmap_args {
   size_t size;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const void *ptr, size_t size, ze_memory_access_attribute_t access) */
@@ -1300,6 +1421,7 @@ struct ze_zeVirtualMemSetAccessAttribute_args {
   ze_memory_access_attribute_t access;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const void *ptr, size_t size, ze_memory_access_attribute_t *access, size_t *outSize) */
@@ -1312,6 +1434,7 @@ struct ze_zeVirtualMemGetAccessAttribute_args {
   size_t *outSize;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offsetX, uint32_t offsetY, uint32_t offsetZ) */
@@ -1323,6 +1446,7 @@ struct ze_zeKernelSetGlobalOffsetExp_args {
   uint32_t offsetZ;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLevel, size_t cacheReservationSize) */
@@ -1333,6 +1457,7 @@ struct ze_zeDeviceReserveCacheExt_args {
   size_t cacheReservationSize;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, size_t regionSize, ze_cache_ext_region_t cacheRegion) */
@@ -1344,6 +1469,7 @@ struct ze_zeDeviceSetCacheAdviceExt_args {
   ze_cache_ext_region_t cacheRegion;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle_t hDevice, uint32_t *pCount, ze_kernel_timestamp_result_t *pTimestamps) */
@@ -1355,6 +1481,7 @@ struct ze_zeEventQueryTimestampsExp_args {
   ze_kernel_timestamp_result_t *pTimestamps;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage, ze_image_memory_properties_exp_t *pMemoryProperties) */
@@ -1364,6 +1491,7 @@ struct ze_zeImageGetMemoryPropertiesExp_args {
   ze_image_memory_properties_exp_t *pMemoryProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_image_desc_t *desc, ze_image_handle_t hImage, ze_image_handle_t *phImageView) */
@@ -1376,6 +1504,7 @@ struct ze_zeImageViewCreateExp_args {
   ze_image_handle_t *phImageView;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel, ze_scheduling_hint_exp_desc_t *pHint) */
@@ -1385,6 +1514,7 @@ struct ze_zeKernelSchedulingHintExp_args {
   ze_scheduling_hint_exp_desc_t *pHint;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice, ze_pci_ext_properties_t *pPciProperties) */
@@ -1394,6 +1524,7 @@ struct ze_zeDevicePciGetPropertiesExt_args {
   ze_pci_ext_properties_t *pPciProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCommandList, void *dstptr, ze_image_handle_t hSrcImage, const ze_image_region_t *pSrcRegion, uint32_t destRowPitch, uint32_t destSlicePitch, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -1410,6 +1541,7 @@ struct ze_zeCommandListAppendImageCopyToMemoryExt_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, const void *srcptr, const ze_image_region_t *pDstRegion, uint32_t srcRowPitch, uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -1426,6 +1558,7 @@ struct ze_zeCommandListAppendImageCopyFromMemoryExt_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage, ze_image_allocation_ext_properties_t *pImageAllocProperties) */
@@ -1436,6 +1569,7 @@ struct ze_zeImageGetAllocPropertiesExt_args {
   ze_image_allocation_ext_properties_t *pImageAllocProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspectDesc, uint32_t numModules, ze_module_handle_t *phModules, ze_module_build_log_handle_t *phLog) */
@@ -1447,6 +1581,7 @@ struct ze_zeModuleInspectLinkageExt_args {
   ze_module_build_log_handle_t *phLog;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeMemFreeExt(ze_context_handle_t hContext, const ze_memory_free_ext_desc_t *pMemFreeDesc, void *ptr) */
@@ -1457,6 +1592,7 @@ struct ze_zeMemFreeExt_args {
   void *ptr;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount, ze_fabric_vertex_handle_t *phVertices) */
@@ -1467,6 +1603,7 @@ struct ze_zeFabricVertexGetExp_args {
   ze_fabric_vertex_handle_t *phVertices;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, uint32_t *pCount, ze_fabric_vertex_handle_t *phSubvertices) */
@@ -1477,6 +1614,7 @@ struct ze_zeFabricVertexGetSubVerticesExp_args {
   ze_fabric_vertex_handle_t *phSubvertices;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex, ze_fabric_vertex_exp_properties_t *pVertexProperties) */
@@ -1486,6 +1624,7 @@ struct ze_zeFabricVertexGetPropertiesExp_args {
   ze_fabric_vertex_exp_properties_t *pVertexProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex, ze_device_handle_t *phDevice) */
@@ -1495,6 +1634,7 @@ struct ze_zeFabricVertexGetDeviceExp_args {
   ze_device_handle_t *phDevice;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice, ze_fabric_vertex_handle_t *phVertex) */
@@ -1504,6 +1644,7 @@ struct ze_zeDeviceGetFabricVertexExp_args {
   ze_fabric_vertex_handle_t *phVertex;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA, ze_fabric_vertex_handle_t hVertexB, uint32_t *pCount, ze_fabric_edge_handle_t *phEdges) */
@@ -1515,6 +1656,7 @@ struct ze_zeFabricEdgeGetExp_args {
   ze_fabric_edge_handle_t *phEdges;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge, ze_fabric_vertex_handle_t *phVertexA, ze_fabric_vertex_handle_t *phVertexB) */
@@ -1525,6 +1667,7 @@ struct ze_zeFabricEdgeGetVerticesExp_args {
   ze_fabric_vertex_handle_t *phVertexB;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge, ze_fabric_edge_exp_properties_t *pEdgeProperties) */
@@ -1534,6 +1677,7 @@ struct ze_zeFabricEdgeGetPropertiesExp_args {
   ze_fabric_edge_exp_properties_t *pEdgeProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule, zet_module_debug_info_format_t format, size_t *pSize, uint8_t *pDebugInfo) */
@@ -1545,6 +1689,7 @@ struct ze_zetModuleGetDebugInfo_args {
   uint8_t *pDebugInfo;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice, zet_device_debug_properties_t *pDebugProperties) */
@@ -1554,6 +1699,7 @@ struct ze_zetDeviceGetDebugProperties_args {
   zet_device_debug_properties_t *pDebugProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t *config, zet_debug_session_handle_t *phDebug) */
@@ -1564,6 +1710,7 @@ struct ze_zetDebugAttach_args {
   zet_debug_session_handle_t *phDebug;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) */
@@ -1572,6 +1719,7 @@ struct ze_zetDebugDetach_args {
   zet_debug_session_handle_t hDebug;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeout, zet_debug_event_t *event) */
@@ -1582,6 +1730,7 @@ struct ze_zetDebugReadEvent_args {
   zet_debug_event_t *event;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug, const zet_debug_event_t *event) */
@@ -1591,6 +1740,7 @@ struct ze_zetDebugAcknowledgeEvent_args {
   const zet_debug_event_t *event;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_thread_t thread) */
@@ -1600,6 +1750,7 @@ struct ze_zetDebugInterrupt_args {
   ze_device_thread_t thread;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t thread) */
@@ -1609,6 +1760,7 @@ struct ze_zetDebugResume_args {
   ze_device_thread_t thread;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thread_t thread, const zet_debug_memory_space_desc_t *desc, size_t size, void *buffer) */
@@ -1621,6 +1773,7 @@ struct ze_zetDebugReadMemory_args {
   void *buffer;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thread_t thread, const zet_debug_memory_space_desc_t *desc, size_t size, const void *buffer) */
@@ -1633,6 +1786,7 @@ struct ze_zetDebugWriteMemory_args {
   const void *buffer;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32_t *pCount, zet_debug_regset_properties_t *pRegisterSetProperties) */
@@ -1643,6 +1797,7 @@ struct ze_zetDebugGetRegisterSetProperties_args {
   zet_debug_regset_properties_t *pRegisterSetProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_thread_t thread, uint32_t type, uint32_t start, uint32_t count, void *pRegisterValues) */
@@ -1656,6 +1811,7 @@ struct ze_zetDebugReadRegisters_args {
   void *pRegisterValues;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_thread_t thread, uint32_t type, uint32_t start, uint32_t count, void *pRegisterValues) */
@@ -1669,6 +1825,7 @@ struct ze_zetDebugWriteRegisters_args {
   void *pRegisterValues;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount, zet_metric_group_handle_t *phMetricGroups) */
@@ -1679,6 +1836,7 @@ struct ze_zetMetricGroupGet_args {
   zet_metric_group_handle_t *phMetricGroups;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup, zet_metric_group_properties_t *pProperties) */
@@ -1688,6 +1846,7 @@ struct ze_zetMetricGroupGetProperties_args {
   zet_metric_group_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetricGroup, zet_metric_group_calculation_type_t type, size_t rawDataSize, const uint8_t *pRawData, uint32_t *pMetricValueCount, zet_typed_value_t *pMetricValues) */
@@ -1701,6 +1860,7 @@ struct ze_zetMetricGroupCalculateMetricValues_args {
   zet_typed_value_t *pMetricValues;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCount, zet_metric_handle_t *phMetrics) */
@@ -1711,6 +1871,7 @@ struct ze_zetMetricGet_args {
   zet_metric_handle_t *phMetrics;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_properties_t *pProperties) */
@@ -1720,6 +1881,7 @@ struct ze_zetMetricGetProperties_args {
   zet_metric_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext, zet_device_handle_t hDevice, uint32_t count, zet_metric_group_handle_t *phMetricGroups) */
@@ -1731,6 +1893,7 @@ struct ze_zetContextActivateMetricGroups_args {
   zet_metric_group_handle_t *phMetricGroups;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_handle_t hDevice, zet_metric_group_handle_t hMetricGroup, zet_metric_streamer_desc_t *desc, ze_event_handle_t hNotificationEvent, zet_metric_streamer_handle_t *phMetricStreamer) */
@@ -1744,6 +1907,7 @@ struct ze_zetMetricStreamerOpen_args {
   zet_metric_streamer_handle_t *phMetricStreamer;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t hCommandList, zet_metric_streamer_handle_t hMetricStreamer, uint32_t value) */
@@ -1754,6 +1918,7 @@ struct ze_zetCommandListAppendMetricStreamerMarker_args {
   uint32_t value;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer) */
@@ -1762,6 +1927,7 @@ struct ze_zetMetricStreamerClose_args {
   zet_metric_streamer_handle_t hMetricStreamer;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStreamer, uint32_t maxReportCount, size_t *pRawDataSize, uint8_t *pRawData) */
@@ -1773,6 +1939,7 @@ struct ze_zetMetricStreamerReadData_args {
   uint8_t *pRawData;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_handle_t hDevice, zet_metric_group_handle_t hMetricGroup, const zet_metric_query_pool_desc_t *desc, zet_metric_query_pool_handle_t *phMetricQueryPool) */
@@ -1785,6 +1952,7 @@ struct ze_zetMetricQueryPoolCreate_args {
   zet_metric_query_pool_handle_t *phMetricQueryPool;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQueryPool) */
@@ -1793,6 +1961,7 @@ struct ze_zetMetricQueryPoolDestroy_args {
   zet_metric_query_pool_handle_t hMetricQueryPool;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool, uint32_t index, zet_metric_query_handle_t *phMetricQuery) */
@@ -1803,6 +1972,7 @@ struct ze_zetMetricQueryCreate_args {
   zet_metric_query_handle_t *phMetricQuery;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) */
@@ -1811,6 +1981,7 @@ struct ze_zetMetricQueryDestroy_args {
   zet_metric_query_handle_t hMetricQuery;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) */
@@ -1819,6 +1990,7 @@ struct ze_zetMetricQueryReset_args {
   zet_metric_query_handle_t hMetricQuery;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hCommandList, zet_metric_query_handle_t hMetricQuery) */
@@ -1828,6 +2000,7 @@ struct ze_zetCommandListAppendMetricQueryBegin_args {
   zet_metric_query_handle_t hMetricQuery;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hCommandList, zet_metric_query_handle_t hMetricQuery, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) */
@@ -1840,6 +2013,7 @@ struct ze_zetCommandListAppendMetricQueryEnd_args {
   ze_event_handle_t *phWaitEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hCommandList) */
@@ -1848,6 +2022,7 @@ struct ze_zetCommandListAppendMetricMemoryBarrier_args {
   zet_command_list_handle_t hCommandList;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t *pRawDataSize, uint8_t *pRawData) */
@@ -1858,6 +2033,7 @@ struct ze_zetMetricQueryGetData_args {
   uint8_t *pRawData;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel, zet_profile_properties_t *pProfileProperties) */
@@ -1867,6 +2043,7 @@ struct ze_zetKernelGetProfileInfo_args {
   zet_profile_properties_t *pProfileProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_exp_desc_t *desc, zet_tracer_exp_handle_t *phTracer) */
@@ -1877,6 +2054,7 @@ struct ze_zetTracerExpCreate_args {
   zet_tracer_exp_handle_t *phTracer;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) */
@@ -1885,6 +2063,7 @@ struct ze_zetTracerExpDestroy_args {
   zet_tracer_exp_handle_t hTracer;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_callbacks_t *pCoreCbs) */
@@ -1894,6 +2073,7 @@ struct ze_zetTracerExpSetPrologues_args {
   zet_core_callbacks_t *pCoreCbs;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_callbacks_t *pCoreCbs) */
@@ -1903,6 +2083,7 @@ struct ze_zetTracerExpSetEpilogues_args {
   zet_core_callbacks_t *pCoreCbs;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t enable) */
@@ -1912,6 +2093,7 @@ struct ze_zetTracerExpSetEnabled_args {
   ze_bool_t enable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_handle_t hMetricGroup, zet_metric_group_calculation_type_t type, size_t rawDataSize, const uint8_t *pRawData, uint32_t *pSetCount, uint32_t *pTotalMetricValueCount, uint32_t *pMetricCounts, zet_typed_value_t *pMetricValues) */
@@ -1927,6 +2109,7 @@ struct ze_zetMetricGroupCalculateMultipleMetricValuesExp_args {
   zet_typed_value_t *pMetricValues;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_properties_t *pProperties) */
@@ -1936,6 +2119,7 @@ struct ze_zesDeviceGetProperties_args {
   zes_device_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *pState) */
@@ -1945,6 +2129,7 @@ struct ze_zesDeviceGetState_args {
   zes_device_state_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) */
@@ -1954,6 +2139,7 @@ struct ze_zesDeviceReset_args {
   ze_bool_t force;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pCount, zes_process_state_t *pProcesses) */
@@ -1964,6 +2150,7 @@ struct ze_zesDeviceProcessesGetState_args {
   zes_process_state_t *pProcesses;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_properties_t *pProperties) */
@@ -1973,6 +2160,7 @@ struct ze_zesDevicePciGetProperties_args {
   zes_pci_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *pState) */
@@ -1982,6 +2170,7 @@ struct ze_zesDevicePciGetState_args {
   zes_pci_state_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount, zes_pci_bar_properties_t *pProperties) */
@@ -1992,6 +2181,7 @@ struct ze_zesDevicePciGetBars_args {
   zes_pci_bar_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *pStats) */
@@ -2001,6 +2191,7 @@ struct ze_zesDevicePciGetStats_args {
   zes_pci_stats_t *pStats;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint32_t *pCount, zes_diag_handle_t *phDiagnostics) */
@@ -2011,6 +2202,7 @@ struct ze_zesDeviceEnumDiagnosticTestSuites_args {
   zes_diag_handle_t *phDiagnostics;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics, zes_diag_properties_t *pProperties) */
@@ -2020,6 +2212,7 @@ struct ze_zesDiagnosticsGetProperties_args {
   zes_diag_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCount, zes_diag_test_t *pTests) */
@@ -2030,6 +2223,7 @@ struct ze_zesDiagnosticsGetTests_args {
   zes_diag_test_t *pTests;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t startIndex, uint32_t endIndex, zes_diag_result_t *pResult) */
@@ -2041,6 +2235,7 @@ struct ze_zesDiagnosticsRunTests_args {
   zes_diag_result_t *pResult;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvailable) */
@@ -2050,6 +2245,7 @@ struct ze_zesDeviceEccAvailable_args {
   ze_bool_t *pAvailable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pConfigurable) */
@@ -2059,6 +2255,7 @@ struct ze_zesDeviceEccConfigurable_args {
   ze_bool_t *pConfigurable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_properties_t *pState) */
@@ -2068,6 +2265,7 @@ struct ze_zesDeviceGetEccState_args {
   zes_device_ecc_properties_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_ecc_desc_t *newState, zes_device_ecc_properties_t *pState) */
@@ -2078,6 +2276,7 @@ struct ze_zesDeviceSetEccState_args {
   zes_device_ecc_properties_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCount, zes_engine_handle_t *phEngine) */
@@ -2088,6 +2287,7 @@ struct ze_zesDeviceEnumEngineGroups_args {
   zes_engine_handle_t *phEngine;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_properties_t *pProperties) */
@@ -2097,6 +2297,7 @@ struct ze_zesEngineGetProperties_args {
   zes_engine_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t *pStats) */
@@ -2106,6 +2307,7 @@ struct ze_zesEngineGetActivity_args {
   zes_engine_stats_t *pStats;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_flags_t events) */
@@ -2115,6 +2317,7 @@ struct ze_zesDeviceEventRegister_args {
   zes_event_type_flags_t events;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, uint32_t count, zes_device_handle_t *phDevices, uint32_t *pNumDeviceEvents, zes_event_type_flags_t *pEvents) */
@@ -2128,6 +2331,7 @@ struct ze_zesDriverEventListen_args {
   zes_event_type_flags_t *pEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout, uint32_t count, zes_device_handle_t *phDevices, uint32_t *pNumDeviceEvents, zes_event_type_flags_t *pEvents) */
@@ -2141,6 +2345,7 @@ struct ze_zesDriverEventListenEx_args {
   zes_event_type_flags_t *pEvents;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCount, zes_fabric_port_handle_t *phPort) */
@@ -2151,6 +2356,7 @@ struct ze_zesDeviceEnumFabricPorts_args {
   zes_fabric_port_handle_t *phPort;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort, zes_fabric_port_properties_t *pProperties) */
@@ -2160,6 +2366,7 @@ struct ze_zesFabricPortGetProperties_args {
   zes_fabric_port_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort, zes_fabric_link_type_t *pLinkType) */
@@ -2169,6 +2376,7 @@ struct ze_zesFabricPortGetLinkType_args {
   zes_fabric_link_type_t *pLinkType;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_port_config_t *pConfig) */
@@ -2178,6 +2386,7 @@ struct ze_zesFabricPortGetConfig_args {
   zes_fabric_port_config_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort, const zes_fabric_port_config_t *pConfig) */
@@ -2187,6 +2396,7 @@ struct ze_zesFabricPortSetConfig_args {
   const zes_fabric_port_config_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_port_state_t *pState) */
@@ -2196,6 +2406,7 @@ struct ze_zesFabricPortGetState_args {
   zes_fabric_port_state_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort, zes_fabric_port_throughput_t *pThroughput) */
@@ -2205,6 +2416,7 @@ struct ze_zesFabricPortGetThroughput_args {
   zes_fabric_port_throughput_t *pThroughput;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes_fan_handle_t *phFan) */
@@ -2215,6 +2427,7 @@ struct ze_zesDeviceEnumFans_args {
   zes_fan_handle_t *phFan;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pProperties) */
@@ -2224,6 +2437,7 @@ struct ze_zesFanGetProperties_args {
   zes_fan_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) */
@@ -2233,6 +2447,7 @@ struct ze_zesFanGetConfig_args {
   zes_fan_config_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) */
@@ -2241,6 +2456,7 @@ struct ze_zesFanSetDefaultMode_args {
   zes_fan_handle_t hFan;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t *speed) */
@@ -2250,6 +2466,7 @@ struct ze_zesFanSetFixedSpeedMode_args {
   const zes_fan_speed_t *speed;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_table_t *speedTable) */
@@ -2259,6 +2476,7 @@ struct ze_zesFanSetSpeedTableMode_args {
   const zes_fan_speed_table_t *speedTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, int32_t *pSpeed) */
@@ -2269,6 +2487,7 @@ struct ze_zesFanGetState_args {
   int32_t *pSpeed;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount, zes_firmware_handle_t *phFirmware) */
@@ -2279,6 +2498,7 @@ struct ze_zesDeviceEnumFirmwares_args {
   zes_firmware_handle_t *phFirmware;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware, zes_firmware_properties_t *pProperties) */
@@ -2288,6 +2508,7 @@ struct ze_zesFirmwareGetProperties_args {
   zes_firmware_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint32_t size) */
@@ -2298,6 +2519,7 @@ struct ze_zesFirmwareFlash_args {
   uint32_t size;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t *pCount, zes_freq_handle_t *phFrequency) */
@@ -2308,6 +2530,7 @@ struct ze_zesDeviceEnumFrequencyDomains_args {
   zes_freq_handle_t *phFrequency;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency, zes_freq_properties_t *pProperties) */
@@ -2317,6 +2540,7 @@ struct ze_zesFrequencyGetProperties_args {
   zes_freq_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_t *pCount, double *phFrequency) */
@@ -2327,6 +2551,7 @@ struct ze_zesFrequencyGetAvailableClocks_args {
   double *phFrequency;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t *pLimits) */
@@ -2336,6 +2561,7 @@ struct ze_zesFrequencyGetRange_args {
   zes_freq_range_t *pLimits;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_range_t *pLimits) */
@@ -2345,6 +2571,7 @@ struct ze_zesFrequencySetRange_args {
   const zes_freq_range_t *pLimits;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t *pState) */
@@ -2354,6 +2581,7 @@ struct ze_zesFrequencyGetState_args {
   zes_freq_state_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency, zes_freq_throttle_time_t *pThrottleTime) */
@@ -2363,6 +2591,7 @@ struct ze_zesFrequencyGetThrottleTime_args {
   zes_freq_throttle_time_t *pThrottleTime;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency, zes_oc_capabilities_t *pOcCapabilities) */
@@ -2372,6 +2601,7 @@ struct ze_zesFrequencyOcGetCapabilities_args {
   zes_oc_capabilities_t *pOcCapabilities;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency, double *pCurrentOcFrequency) */
@@ -2381,6 +2611,7 @@ struct ze_zesFrequencyOcGetFrequencyTarget_args {
   double *pCurrentOcFrequency;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, double CurrentOcFrequency) */
@@ -2390,6 +2621,7 @@ struct ze_zesFrequencyOcSetFrequencyTarget_args {
   double CurrentOcFrequency;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency, double *pCurrentVoltageTarget, double *pCurrentVoltageOffset) */
@@ -2400,6 +2632,7 @@ struct ze_zesFrequencyOcGetVoltageTarget_args {
   double *pCurrentVoltageOffset;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency, double CurrentVoltageTarget, double CurrentVoltageOffset) */
@@ -2410,6 +2643,7 @@ struct ze_zesFrequencyOcSetVoltageTarget_args {
   double CurrentVoltageOffset;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t CurrentOcMode) */
@@ -2419,6 +2653,7 @@ struct ze_zesFrequencyOcSetMode_args {
   zes_oc_mode_t CurrentOcMode;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *pCurrentOcMode) */
@@ -2428,6 +2663,7 @@ struct ze_zesFrequencyOcGetMode_args {
   zes_oc_mode_t *pCurrentOcMode;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIccMax) */
@@ -2437,6 +2673,7 @@ struct ze_zesFrequencyOcGetIccMax_args {
   double *pOcIccMax;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMax) */
@@ -2446,6 +2683,7 @@ struct ze_zesFrequencyOcSetIccMax_args {
   double ocIccMax;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMax) */
@@ -2455,6 +2693,7 @@ struct ze_zesFrequencyOcGetTjMax_args {
   double *pOcTjMax;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax) */
@@ -2464,6 +2703,7 @@ struct ze_zesFrequencyOcSetTjMax_args {
   double ocTjMax;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes_led_handle_t *phLed) */
@@ -2474,6 +2714,7 @@ struct ze_zesDeviceEnumLeds_args {
   zes_led_handle_t *phLed;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pProperties) */
@@ -2483,6 +2724,7 @@ struct ze_zesLedGetProperties_args {
   zes_led_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) */
@@ -2492,6 +2734,7 @@ struct ze_zesLedGetState_args {
   zes_led_state_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) */
@@ -2501,6 +2744,7 @@ struct ze_zesLedSetState_args {
   ze_bool_t enable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor) */
@@ -2510,6 +2754,7 @@ struct ze_zesLedSetColor_args {
   const zes_led_color_t *pColor;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pCount, zes_mem_handle_t *phMemory) */
@@ -2520,6 +2765,7 @@ struct ze_zesDeviceEnumMemoryModules_args {
   zes_mem_handle_t *phMemory;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_t *pProperties) */
@@ -2529,6 +2775,7 @@ struct ze_zesMemoryGetProperties_args {
   zes_mem_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState) */
@@ -2538,6 +2785,7 @@ struct ze_zesMemoryGetState_args {
   zes_mem_state_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t *pBandwidth) */
@@ -2547,6 +2795,7 @@ struct ze_zesMemoryGetBandwidth_args {
   zes_mem_bandwidth_t *pBandwidth;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, uint32_t *pCount, zes_perf_handle_t *phPerf) */
@@ -2557,6 +2806,7 @@ struct ze_zesDeviceEnumPerformanceFactorDomains_args {
   zes_perf_handle_t *phPerf;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf, zes_perf_properties_t *pProperties) */
@@ -2566,6 +2816,7 @@ struct ze_zesPerformanceFactorGetProperties_args {
   zes_perf_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFactor) */
@@ -2575,6 +2826,7 @@ struct ze_zesPerformanceFactorGetConfig_args {
   double *pFactor;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor) */
@@ -2584,6 +2836,7 @@ struct ze_zesPerformanceFactorSetConfig_args {
   double factor;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCount, zes_pwr_handle_t *phPower) */
@@ -2594,6 +2847,7 @@ struct ze_zesDeviceEnumPowerDomains_args {
   zes_pwr_handle_t *phPower;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_handle_t *phPower) */
@@ -2603,6 +2857,7 @@ struct ze_zesDeviceGetCardPowerDomain_args {
   zes_pwr_handle_t *phPower;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_t *pProperties) */
@@ -2612,6 +2867,7 @@ struct ze_zesPowerGetProperties_args {
   zes_power_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_counter_t *pEnergy) */
@@ -2621,6 +2877,7 @@ struct ze_zesPowerGetEnergyCounter_args {
   zes_power_energy_counter_t *pEnergy;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit_t *pSustained, zes_power_burst_limit_t *pBurst, zes_power_peak_limit_t *pPeak) */
@@ -2632,6 +2889,7 @@ struct ze_zesPowerGetLimits_args {
   zes_power_peak_limit_t *pPeak;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower, const zes_power_sustained_limit_t *pSustained, const zes_power_burst_limit_t *pBurst, const zes_power_peak_limit_t *pPeak) */
@@ -2643,6 +2901,7 @@ struct ze_zesPowerSetLimits_args {
   const zes_power_peak_limit_t *pPeak;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_threshold_t *pThreshold) */
@@ -2652,6 +2911,7 @@ struct ze_zesPowerGetEnergyThreshold_args {
   zes_energy_threshold_t *pThreshold;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold) */
@@ -2661,6 +2921,7 @@ struct ze_zesPowerSetEnergyThreshold_args {
   double threshold;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes_psu_handle_t *phPsu) */
@@ -2671,6 +2932,7 @@ struct ze_zesDeviceEnumPsus_args {
   zes_psu_handle_t *phPsu;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pProperties) */
@@ -2680,6 +2942,7 @@ struct ze_zesPsuGetProperties_args {
   zes_psu_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) */
@@ -2689,6 +2952,7 @@ struct ze_zesPsuGetState_args {
   zes_psu_state_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCount, zes_ras_handle_t *phRas) */
@@ -2699,6 +2963,7 @@ struct ze_zesDeviceEnumRasErrorSets_args {
   zes_ras_handle_t *phRas;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pProperties) */
@@ -2708,6 +2973,7 @@ struct ze_zesRasGetProperties_args {
   zes_ras_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) */
@@ -2717,6 +2983,7 @@ struct ze_zesRasGetConfig_args {
   zes_ras_config_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConfig) */
@@ -2726,6 +2993,7 @@ struct ze_zesRasSetConfig_args {
   const zes_ras_config_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state_t *pState) */
@@ -2736,6 +3004,7 @@ struct ze_zesRasGetState_args {
   zes_ras_state_t *pState;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCount, zes_sched_handle_t *phScheduler) */
@@ -2746,6 +3015,7 @@ struct ze_zesDeviceEnumSchedulers_args {
   zes_sched_handle_t *phScheduler;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler, zes_sched_properties_t *pProperties) */
@@ -2755,6 +3025,7 @@ struct ze_zesSchedulerGetProperties_args {
   zes_sched_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_mode_t *pMode) */
@@ -2764,6 +3035,7 @@ struct ze_zesSchedulerGetCurrentMode_args {
   zes_sched_mode_t *pMode;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler, ze_bool_t getDefaults, zes_sched_timeout_properties_t *pConfig) */
@@ -2774,6 +3046,7 @@ struct ze_zesSchedulerGetTimeoutModeProperties_args {
   zes_sched_timeout_properties_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler, ze_bool_t getDefaults, zes_sched_timeslice_properties_t *pConfig) */
@@ -2784,6 +3057,7 @@ struct ze_zesSchedulerGetTimesliceModeProperties_args {
   zes_sched_timeslice_properties_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler, zes_sched_timeout_properties_t *pProperties, ze_bool_t *pNeedReload) */
@@ -2794,6 +3068,7 @@ struct ze_zesSchedulerSetTimeoutMode_args {
   ze_bool_t *pNeedReload;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler, zes_sched_timeslice_properties_t *pProperties, ze_bool_t *pNeedReload) */
@@ -2804,6 +3079,7 @@ struct ze_zesSchedulerSetTimesliceMode_args {
   ze_bool_t *pNeedReload;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_t *pNeedReload) */
@@ -2813,6 +3089,7 @@ struct ze_zesSchedulerSetExclusiveMode_args {
   ze_bool_t *pNeedReload;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler, ze_bool_t *pNeedReload) */
@@ -2822,6 +3099,7 @@ struct ze_zesSchedulerSetComputeUnitDebugMode_args {
   ze_bool_t *pNeedReload;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *pCount, zes_standby_handle_t *phStandby) */
@@ -2832,6 +3110,7 @@ struct ze_zesDeviceEnumStandbyDomains_args {
   zes_standby_handle_t *phStandby;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby, zes_standby_properties_t *pProperties) */
@@ -2841,6 +3120,7 @@ struct ze_zesStandbyGetProperties_args {
   zes_standby_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_mode_t *pMode) */
@@ -2850,6 +3130,7 @@ struct ze_zesStandbyGetMode_args {
   zes_standby_promo_mode_t *pMode;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_mode_t mode) */
@@ -2859,6 +3140,7 @@ struct ze_zesStandbySetMode_args {
   zes_standby_promo_mode_t mode;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_t *pCount, zes_temp_handle_t *phTemperature) */
@@ -2869,6 +3151,7 @@ struct ze_zesDeviceEnumTemperatureSensors_args {
   zes_temp_handle_t *phTemperature;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature, zes_temp_properties_t *pProperties) */
@@ -2878,6 +3161,7 @@ struct ze_zesTemperatureGetProperties_args {
   zes_temp_properties_t *pProperties;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_config_t *pConfig) */
@@ -2887,6 +3171,7 @@ struct ze_zesTemperatureGetConfig_args {
   zes_temp_config_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_temp_config_t *pConfig) */
@@ -2896,6 +3181,7 @@ struct ze_zesTemperatureSetConfig_args {
   const zes_temp_config_t *pConfig;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemperature) */
@@ -2905,6 +3191,7 @@ struct ze_zesTemperatureGetState_args {
   double *pTemperature;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount, zes_power_limit_ext_desc_t *pSustained) */
@@ -2915,6 +3202,7 @@ struct ze_zesPowerGetLimitsExt_args {
   zes_power_limit_ext_desc_t *pSustained;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount, zes_power_limit_ext_desc_t *pSustained) */
@@ -2925,6 +3213,7 @@ struct ze_zesPowerSetLimitsExt_args {
   zes_power_limit_ext_desc_t *pSustained;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditable_t *pDdiTable) */
@@ -2934,6 +3223,7 @@ struct ze_zeGetGlobalProcAddrTable_args {
   ze_global_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetGlobalProcAddrTable_after(struct ze_zeGetGlobalProcAddrTable_args *args);
 
@@ -2944,6 +3234,7 @@ struct ze_zeGetDriverProcAddrTable_args {
   ze_driver_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetDriverProcAddrTable_after(struct ze_zeGetDriverProcAddrTable_args *args);
 
@@ -2954,6 +3245,7 @@ struct ze_zeGetDeviceProcAddrTable_args {
   ze_device_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetDeviceProcAddrTable_after(struct ze_zeGetDeviceProcAddrTable_args *args);
 
@@ -2964,6 +3256,7 @@ struct ze_zeGetDeviceExpProcAddrTable_args {
   ze_device_exp_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetDeviceExpProcAddrTable_after(struct ze_zeGetDeviceExpProcAddrTable_args *args);
 
@@ -2974,6 +3267,7 @@ struct ze_zeGetContextProcAddrTable_args {
   ze_context_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetContextProcAddrTable_after(struct ze_zeGetContextProcAddrTable_args *args);
 
@@ -2984,6 +3278,7 @@ struct ze_zeGetCommandQueueProcAddrTable_args {
   ze_command_queue_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetCommandQueueProcAddrTable_after(struct ze_zeGetCommandQueueProcAddrTable_args *args);
 
@@ -2994,6 +3289,7 @@ struct ze_zeGetCommandListProcAddrTable_args {
   ze_command_list_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetCommandListProcAddrTable_after(struct ze_zeGetCommandListProcAddrTable_args *args);
 
@@ -3004,6 +3300,7 @@ struct ze_zeGetImageProcAddrTable_args {
   ze_image_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetImageProcAddrTable_after(struct ze_zeGetImageProcAddrTable_args *args);
 
@@ -3014,6 +3311,7 @@ struct ze_zeGetImageExpProcAddrTable_args {
   ze_image_exp_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetImageExpProcAddrTable_after(struct ze_zeGetImageExpProcAddrTable_args *args);
 
@@ -3024,6 +3322,7 @@ struct ze_zeGetFenceProcAddrTable_args {
   ze_fence_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetFenceProcAddrTable_after(struct ze_zeGetFenceProcAddrTable_args *args);
 
@@ -3034,6 +3333,7 @@ struct ze_zeGetEventPoolProcAddrTable_args {
   ze_event_pool_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetEventPoolProcAddrTable_after(struct ze_zeGetEventPoolProcAddrTable_args *args);
 
@@ -3044,6 +3344,7 @@ struct ze_zeGetEventProcAddrTable_args {
   ze_event_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetEventProcAddrTable_after(struct ze_zeGetEventProcAddrTable_args *args);
 
@@ -3054,6 +3355,7 @@ struct ze_zeGetEventExpProcAddrTable_args {
   ze_event_exp_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetEventExpProcAddrTable_after(struct ze_zeGetEventExpProcAddrTable_args *args);
 
@@ -3064,6 +3366,7 @@ struct ze_zeGetModuleProcAddrTable_args {
   ze_module_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetModuleProcAddrTable_after(struct ze_zeGetModuleProcAddrTable_args *args);
 
@@ -3074,6 +3377,7 @@ struct ze_zeGetModuleBuildLogProcAddrTable_args {
   ze_module_build_log_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetModuleBuildLogProcAddrTable_after(struct ze_zeGetModuleBuildLogProcAddrTable_args *args);
 
@@ -3084,6 +3388,7 @@ struct ze_zeGetKernelProcAddrTable_args {
   ze_kernel_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetKernelProcAddrTable_after(struct ze_zeGetKernelProcAddrTable_args *args);
 
@@ -3094,6 +3399,7 @@ struct ze_zeGetKernelExpProcAddrTable_args {
   ze_kernel_exp_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetKernelExpProcAddrTable_after(struct ze_zeGetKernelExpProcAddrTable_args *args);
 
@@ -3104,6 +3410,7 @@ struct ze_zeGetSamplerProcAddrTable_args {
   ze_sampler_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetSamplerProcAddrTable_after(struct ze_zeGetSamplerProcAddrTable_args *args);
 
@@ -3114,6 +3421,7 @@ struct ze_zeGetPhysicalMemProcAddrTable_args {
   ze_physical_mem_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetPhysicalMemProcAddrTable_after(struct ze_zeGetPhysicalMemProcAddrTable_args *args);
 
@@ -3124,6 +3432,7 @@ struct ze_zeGetMemProcAddrTable_args {
   ze_mem_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetMemProcAddrTable_after(struct ze_zeGetMemProcAddrTable_args *args);
 
@@ -3134,6 +3443,7 @@ struct ze_zeGetVirtualMemProcAddrTable_args {
   ze_virtual_mem_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetVirtualMemProcAddrTable_after(struct ze_zeGetVirtualMemProcAddrTable_args *args);
 
@@ -3144,6 +3454,7 @@ struct ze_zeGetFabricVertexExpProcAddrTable_args {
   ze_fabric_vertex_exp_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetFabricVertexExpProcAddrTable_after(struct ze_zeGetFabricVertexExpProcAddrTable_args *args);
 
@@ -3154,6 +3465,7 @@ struct ze_zeGetFabricEdgeExpProcAddrTable_args {
   ze_fabric_edge_exp_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zeGetFabricEdgeExpProcAddrTable_after(struct ze_zeGetFabricEdgeExpProcAddrTable_args *args);
 
@@ -3164,6 +3476,7 @@ struct ze_zetGetDeviceProcAddrTable_args {
   zet_device_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetDeviceProcAddrTable_after(struct ze_zetGetDeviceProcAddrTable_args *args);
 
@@ -3174,6 +3487,7 @@ struct ze_zetGetContextProcAddrTable_args {
   zet_context_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetContextProcAddrTable_after(struct ze_zetGetContextProcAddrTable_args *args);
 
@@ -3184,6 +3498,7 @@ struct ze_zetGetCommandListProcAddrTable_args {
   zet_command_list_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetCommandListProcAddrTable_after(struct ze_zetGetCommandListProcAddrTable_args *args);
 
@@ -3194,6 +3509,7 @@ struct ze_zetGetModuleProcAddrTable_args {
   zet_module_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetModuleProcAddrTable_after(struct ze_zetGetModuleProcAddrTable_args *args);
 
@@ -3204,6 +3520,7 @@ struct ze_zetGetKernelProcAddrTable_args {
   zet_kernel_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetKernelProcAddrTable_after(struct ze_zetGetKernelProcAddrTable_args *args);
 
@@ -3214,6 +3531,7 @@ struct ze_zetGetMetricGroupProcAddrTable_args {
   zet_metric_group_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetMetricGroupProcAddrTable_after(struct ze_zetGetMetricGroupProcAddrTable_args *args);
 
@@ -3224,6 +3542,7 @@ struct ze_zetGetMetricGroupExpProcAddrTable_args {
   zet_metric_group_exp_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetMetricGroupExpProcAddrTable_after(struct ze_zetGetMetricGroupExpProcAddrTable_args *args);
 
@@ -3234,6 +3553,7 @@ struct ze_zetGetMetricProcAddrTable_args {
   zet_metric_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetMetricProcAddrTable_after(struct ze_zetGetMetricProcAddrTable_args *args);
 
@@ -3244,6 +3564,7 @@ struct ze_zetGetMetricStreamerProcAddrTable_args {
   zet_metric_streamer_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetMetricStreamerProcAddrTable_after(struct ze_zetGetMetricStreamerProcAddrTable_args *args);
 
@@ -3254,6 +3575,7 @@ struct ze_zetGetMetricQueryPoolProcAddrTable_args {
   zet_metric_query_pool_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetMetricQueryPoolProcAddrTable_after(struct ze_zetGetMetricQueryPoolProcAddrTable_args *args);
 
@@ -3264,6 +3586,7 @@ struct ze_zetGetMetricQueryProcAddrTable_args {
   zet_metric_query_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetMetricQueryProcAddrTable_after(struct ze_zetGetMetricQueryProcAddrTable_args *args);
 
@@ -3274,6 +3597,7 @@ struct ze_zetGetTracerExpProcAddrTable_args {
   zet_tracer_exp_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetTracerExpProcAddrTable_after(struct ze_zetGetTracerExpProcAddrTable_args *args);
 
@@ -3284,6 +3608,7 @@ struct ze_zetGetDebugProcAddrTable_args {
   zet_debug_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zetGetDebugProcAddrTable_after(struct ze_zetGetDebugProcAddrTable_args *args);
 
@@ -3294,6 +3619,7 @@ struct ze_zesGetDriverProcAddrTable_args {
   zes_driver_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetDriverProcAddrTable_after(struct ze_zesGetDriverProcAddrTable_args *args);
 
@@ -3304,6 +3630,7 @@ struct ze_zesGetDeviceProcAddrTable_args {
   zes_device_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetDeviceProcAddrTable_after(struct ze_zesGetDeviceProcAddrTable_args *args);
 
@@ -3314,6 +3641,7 @@ struct ze_zesGetSchedulerProcAddrTable_args {
   zes_scheduler_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetSchedulerProcAddrTable_after(struct ze_zesGetSchedulerProcAddrTable_args *args);
 
@@ -3324,6 +3652,7 @@ struct ze_zesGetPerformanceFactorProcAddrTable_args {
   zes_performance_factor_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetPerformanceFactorProcAddrTable_after(struct ze_zesGetPerformanceFactorProcAddrTable_args *args);
 
@@ -3334,6 +3663,7 @@ struct ze_zesGetPowerProcAddrTable_args {
   zes_power_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetPowerProcAddrTable_after(struct ze_zesGetPowerProcAddrTable_args *args);
 
@@ -3344,6 +3674,7 @@ struct ze_zesGetFrequencyProcAddrTable_args {
   zes_frequency_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetFrequencyProcAddrTable_after(struct ze_zesGetFrequencyProcAddrTable_args *args);
 
@@ -3354,6 +3685,7 @@ struct ze_zesGetEngineProcAddrTable_args {
   zes_engine_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetEngineProcAddrTable_after(struct ze_zesGetEngineProcAddrTable_args *args);
 
@@ -3364,6 +3696,7 @@ struct ze_zesGetStandbyProcAddrTable_args {
   zes_standby_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetStandbyProcAddrTable_after(struct ze_zesGetStandbyProcAddrTable_args *args);
 
@@ -3374,6 +3707,7 @@ struct ze_zesGetFirmwareProcAddrTable_args {
   zes_firmware_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetFirmwareProcAddrTable_after(struct ze_zesGetFirmwareProcAddrTable_args *args);
 
@@ -3384,6 +3718,7 @@ struct ze_zesGetMemoryProcAddrTable_args {
   zes_memory_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetMemoryProcAddrTable_after(struct ze_zesGetMemoryProcAddrTable_args *args);
 
@@ -3394,6 +3729,7 @@ struct ze_zesGetFabricPortProcAddrTable_args {
   zes_fabric_port_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetFabricPortProcAddrTable_after(struct ze_zesGetFabricPortProcAddrTable_args *args);
 
@@ -3404,6 +3740,7 @@ struct ze_zesGetTemperatureProcAddrTable_args {
   zes_temperature_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetTemperatureProcAddrTable_after(struct ze_zesGetTemperatureProcAddrTable_args *args);
 
@@ -3414,6 +3751,7 @@ struct ze_zesGetPsuProcAddrTable_args {
   zes_psu_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetPsuProcAddrTable_after(struct ze_zesGetPsuProcAddrTable_args *args);
 
@@ -3424,6 +3762,7 @@ struct ze_zesGetFanProcAddrTable_args {
   zes_fan_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetFanProcAddrTable_after(struct ze_zesGetFanProcAddrTable_args *args);
 
@@ -3434,6 +3773,7 @@ struct ze_zesGetLedProcAddrTable_args {
   zes_led_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetLedProcAddrTable_after(struct ze_zesGetLedProcAddrTable_args *args);
 
@@ -3444,6 +3784,7 @@ struct ze_zesGetRasProcAddrTable_args {
   zes_ras_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetRasProcAddrTable_after(struct ze_zesGetRasProcAddrTable_args *args);
 
@@ -3454,6 +3795,7 @@ struct ze_zesGetDiagnosticsProcAddrTable_args {
   zes_diagnostics_dditable_t *pDdiTable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 void ze_hook_zesGetDiagnosticsProcAddrTable_after(struct ze_zesGetDiagnosticsProcAddrTable_args *args);
 
@@ -3464,6 +3806,7 @@ struct ze_zelLoaderGetVersions_args {
   zel_component_version_t *versions;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleIn, void **handleOut) */
@@ -3474,6 +3817,7 @@ struct ze_zelLoaderTranslateHandle_args {
   void **handleOut;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *phTracer) */
@@ -3483,6 +3827,7 @@ struct ze_zelTracerCreate_args {
   zel_tracer_handle_t *phTracer;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) */
@@ -3491,6 +3836,7 @@ struct ze_zelTracerDestroy_args {
   zel_tracer_handle_t hTracer;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callbacks_t *pCoreCbs) */
@@ -3500,6 +3846,7 @@ struct ze_zelTracerSetPrologues_args {
   zel_core_callbacks_t *pCoreCbs;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callbacks_t *pCoreCbs) */
@@ -3509,6 +3856,7 @@ struct ze_zelTracerSetEpilogues_args {
   zel_core_callbacks_t *pCoreCbs;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) */
@@ -3518,6 +3866,7 @@ struct ze_zelTracerSetEnabled_args {
   ze_bool_t enable;
   ze_result_t tracer_result;
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
+  uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
 
 /* Device work (trace.commands in the spec) goes through the backend's hooks. */

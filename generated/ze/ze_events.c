@@ -55,7 +55,9 @@ static const struct tracer_value_name ze_names_0_values[] = {
     { INT64_C(2147483646), "ZE_RESULT_ERROR_UNKNOWN" },
     { INT64_C(2147483647), "ZE_RESULT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_0 = {"enum _ze_result_t", ze_names_0_values, 45};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_0 __attribute__((unused)) = {"enum _ze_result_t", ze_names_0_values,
+                                                                   45};
 
 static const struct tracer_value_name ze_names_1_values[] = {
     { INT64_C(1), "ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES" },
@@ -121,7 +123,9 @@ static const struct tracer_value_name ze_names_1_values[] = {
     { INT64_C(131084), "ZE_STRUCTURE_TYPE_FABRIC_EDGE_EXP_PROPERTIES" },
     { INT64_C(2147483647), "ZE_STRUCTURE_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_1 = {"enum _ze_structure_type_t", ze_names_1_values, 62};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_1 __attribute__((unused)) = {"enum _ze_structure_type_t", ze_names_1_values,
+                                                                   62};
 
 static const struct tracer_value_name ze_names_2_values[] = {
     { INT64_C(1), "ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD" },
@@ -134,7 +138,9 @@ static const struct tracer_value_name ze_names_2_values[] = {
     { INT64_C(128), "ZE_EXTERNAL_MEMORY_TYPE_FLAG_D3D12_RESOURCE" },
     { INT64_C(2147483647), "ZE_EXTERNAL_MEMORY_TYPE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_2 = {"enum _ze_external_memory_type_flag_t", ze_names_2_values, 9};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_2 __attribute__((unused)) = {"enum _ze_external_memory_type_flag_t", ze_names_2_values,
+                                                                   9};
 
 static const struct tracer_value_name ze_names_3_values[] = {
     { INT64_C(0), "ZE_BANDWIDTH_UNIT_UNKNOWN" },
@@ -142,7 +148,9 @@ static const struct tracer_value_name ze_names_3_values[] = {
     { INT64_C(2), "ZE_BANDWIDTH_UNIT_BYTES_PER_CLOCK" },
     { INT64_C(2147483647), "ZE_BANDWIDTH_UNIT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_3 = {"enum _ze_bandwidth_unit_t", ze_names_3_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_3 __attribute__((unused)) = {"enum _ze_bandwidth_unit_t", ze_names_3_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_4_values[] = {
     { INT64_C(0), "ZE_LATENCY_UNIT_UNKNOWN" },
@@ -151,14 +159,18 @@ static const struct tracer_value_name ze_names_4_values[] = {
     { INT64_C(3), "ZE_LATENCY_UNIT_HOP" },
     { INT64_C(2147483647), "ZE_LATENCY_UNIT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_4 = {"enum _ze_latency_unit_t", ze_names_4_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_4 __attribute__((unused)) = {"enum _ze_latency_unit_t", ze_names_4_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_5_values[] = {
     { INT64_C(1), "ZE_INIT_FLAG_GPU_ONLY" },
     { INT64_C(2), "ZE_INIT_FLAG_VPU_ONLY" },
     { INT64_C(2147483647), "ZE_INIT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_5 = {"enum _ze_init_flag_t", ze_names_5_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_5 __attribute__((unused)) = {"enum _ze_init_flag_t", ze_names_5_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_6_values[] = {
     { INT64_C(65536), "ZE_API_VERSION_1_0" },
@@ -168,14 +180,18 @@ static const struct tracer_value_name ze_names_6_values[] = {
     { INT64_C(65540), "ZE_API_VERSION_1_4" },
     { INT64_C(2147483647), "ZE_API_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_6 = {"enum _ze_api_version_t", ze_names_6_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_6 __attribute__((unused)) = {"enum _ze_api_version_t", ze_names_6_values,
+                                                                   6};
 
 static const struct tracer_value_name ze_names_7_values[] = {
     { INT64_C(1), "ZE_IPC_PROPERTY_FLAG_MEMORY" },
     { INT64_C(2), "ZE_IPC_PROPERTY_FLAG_EVENT_POOL" },
     { INT64_C(2147483647), "ZE_IPC_PROPERTY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_7 = {"enum _ze_ipc_property_flag_t", ze_names_7_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_7 __attribute__((unused)) = {"enum _ze_ipc_property_flag_t", ze_names_7_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_8_values[] = {
     { INT64_C(1), "ZE_DEVICE_TYPE_GPU" },
@@ -185,7 +201,9 @@ static const struct tracer_value_name ze_names_8_values[] = {
     { INT64_C(5), "ZE_DEVICE_TYPE_VPU" },
     { INT64_C(2147483647), "ZE_DEVICE_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_8 = {"enum _ze_device_type_t", ze_names_8_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_8 __attribute__((unused)) = {"enum _ze_device_type_t", ze_names_8_values,
+                                                                   6};
 
 static const struct tracer_value_name ze_names_9_values[] = {
     { INT64_C(1), "ZE_DEVICE_PROPERTY_FLAG_INTEGRATED" },
@@ -194,7 +212,9 @@ static const struct tracer_value_name ze_names_9_values[] = {
     { INT64_C(8), "ZE_DEVICE_PROPERTY_FLAG_ONDEMANDPAGING" },
     { INT64_C(2147483647), "ZE_DEVICE_PROPERTY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_9 = {"enum _ze_device_property_flag_t", ze_names_9_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_9 __attribute__((unused)) = {"enum _ze_device_property_flag_t", ze_names_9_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_10_values[] = {
     { INT64_C(1), "ZE_DEVICE_MODULE_FLAG_FP16" },
@@ -203,7 +223,9 @@ static const struct tracer_value_name ze_names_10_values[] = {
     { INT64_C(8), "ZE_DEVICE_MODULE_FLAG_DP4A" },
     { INT64_C(2147483647), "ZE_DEVICE_MODULE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_10 = {"enum _ze_device_module_flag_t", ze_names_10_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_10 __attribute__((unused)) = {"enum _ze_device_module_flag_t", ze_names_10_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_11_values[] = {
     { INT64_C(1), "ZE_DEVICE_FP_FLAG_DENORM" },
@@ -216,7 +238,9 @@ static const struct tracer_value_name ze_names_11_values[] = {
     { INT64_C(128), "ZE_DEVICE_FP_FLAG_SOFT_FLOAT" },
     { INT64_C(2147483647), "ZE_DEVICE_FP_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_11 = {"enum _ze_device_fp_flag_t", ze_names_11_values, 9};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_11 __attribute__((unused)) = {"enum _ze_device_fp_flag_t", ze_names_11_values,
+                                                                   9};
 
 static const struct tracer_value_name ze_names_12_values[] = {
     { INT64_C(1), "ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE" },
@@ -225,13 +249,17 @@ static const struct tracer_value_name ze_names_12_values[] = {
     { INT64_C(8), "ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_METRICS" },
     { INT64_C(2147483647), "ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_12 = {"enum _ze_command_queue_group_property_flag_t", ze_names_12_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_12 __attribute__((unused)) = {"enum _ze_command_queue_group_property_flag_t", ze_names_12_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_13_values[] = {
     { INT64_C(1), "ZE_DEVICE_MEMORY_PROPERTY_FLAG_TBD" },
     { INT64_C(2147483647), "ZE_DEVICE_MEMORY_PROPERTY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_13 = {"enum _ze_device_memory_property_flag_t", ze_names_13_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_13 __attribute__((unused)) = {"enum _ze_device_memory_property_flag_t", ze_names_13_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_14_values[] = {
     { INT64_C(1), "ZE_MEMORY_ACCESS_CAP_FLAG_RW" },
@@ -240,32 +268,42 @@ static const struct tracer_value_name ze_names_14_values[] = {
     { INT64_C(8), "ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC" },
     { INT64_C(2147483647), "ZE_MEMORY_ACCESS_CAP_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_14 = {"enum _ze_memory_access_cap_flag_t", ze_names_14_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_14 __attribute__((unused)) = {"enum _ze_memory_access_cap_flag_t", ze_names_14_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_15_values[] = {
     { INT64_C(1), "ZE_DEVICE_CACHE_PROPERTY_FLAG_USER_CONTROL" },
     { INT64_C(2147483647), "ZE_DEVICE_CACHE_PROPERTY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_15 = {"enum _ze_device_cache_property_flag_t", ze_names_15_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_15 __attribute__((unused)) = {"enum _ze_device_cache_property_flag_t", ze_names_15_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_16_values[] = {
     { INT64_C(1), "ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS" },
     { INT64_C(2), "ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS" },
     { INT64_C(2147483647), "ZE_DEVICE_P2P_PROPERTY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_16 = {"enum _ze_device_p2p_property_flag_t", ze_names_16_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_16 __attribute__((unused)) = {"enum _ze_device_p2p_property_flag_t", ze_names_16_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_17_values[] = {
     { INT64_C(1), "ZE_CONTEXT_FLAG_TBD" },
     { INT64_C(2147483647), "ZE_CONTEXT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_17 = {"enum _ze_context_flag_t", ze_names_17_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_17 __attribute__((unused)) = {"enum _ze_context_flag_t", ze_names_17_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_18_values[] = {
     { INT64_C(1), "ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY" },
     { INT64_C(2147483647), "ZE_COMMAND_QUEUE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_18 = {"enum _ze_command_queue_flag_t", ze_names_18_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_18 __attribute__((unused)) = {"enum _ze_command_queue_flag_t", ze_names_18_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_19_values[] = {
     { INT64_C(0), "ZE_COMMAND_QUEUE_MODE_DEFAULT" },
@@ -273,7 +311,9 @@ static const struct tracer_value_name ze_names_19_values[] = {
     { INT64_C(2), "ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS" },
     { INT64_C(2147483647), "ZE_COMMAND_QUEUE_MODE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_19 = {"enum _ze_command_queue_mode_t", ze_names_19_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_19 __attribute__((unused)) = {"enum _ze_command_queue_mode_t", ze_names_19_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_20_values[] = {
     { INT64_C(0), "ZE_COMMAND_QUEUE_PRIORITY_NORMAL" },
@@ -281,7 +321,9 @@ static const struct tracer_value_name ze_names_20_values[] = {
     { INT64_C(2), "ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH" },
     { INT64_C(2147483647), "ZE_COMMAND_QUEUE_PRIORITY_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_20 = {"enum _ze_command_queue_priority_t", ze_names_20_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_20 __attribute__((unused)) = {"enum _ze_command_queue_priority_t", ze_names_20_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_21_values[] = {
     { INT64_C(1), "ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING" },
@@ -289,7 +331,9 @@ static const struct tracer_value_name ze_names_21_values[] = {
     { INT64_C(4), "ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY" },
     { INT64_C(2147483647), "ZE_COMMAND_LIST_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_21 = {"enum _ze_command_list_flag_t", ze_names_21_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_21 __attribute__((unused)) = {"enum _ze_command_list_flag_t", ze_names_21_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_22_values[] = {
     { INT64_C(0), "ZE_MEMORY_ADVICE_SET_READ_MOSTLY" },
@@ -302,7 +346,9 @@ static const struct tracer_value_name ze_names_22_values[] = {
     { INT64_C(7), "ZE_MEMORY_ADVICE_BIAS_UNCACHED" },
     { INT64_C(2147483647), "ZE_MEMORY_ADVICE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_22 = {"enum _ze_memory_advice_t", ze_names_22_values, 9};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_22 __attribute__((unused)) = {"enum _ze_memory_advice_t", ze_names_22_values,
+                                                                   9};
 
 static const struct tracer_value_name ze_names_23_values[] = {
     { INT64_C(1), "ZE_EVENT_POOL_FLAG_HOST_VISIBLE" },
@@ -310,7 +356,9 @@ static const struct tracer_value_name ze_names_23_values[] = {
     { INT64_C(4), "ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP" },
     { INT64_C(2147483647), "ZE_EVENT_POOL_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_23 = {"enum _ze_event_pool_flag_t", ze_names_23_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_23 __attribute__((unused)) = {"enum _ze_event_pool_flag_t", ze_names_23_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_24_values[] = {
     { INT64_C(1), "ZE_EVENT_SCOPE_FLAG_SUBDEVICE" },
@@ -318,20 +366,26 @@ static const struct tracer_value_name ze_names_24_values[] = {
     { INT64_C(4), "ZE_EVENT_SCOPE_FLAG_HOST" },
     { INT64_C(2147483647), "ZE_EVENT_SCOPE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_24 = {"enum _ze_event_scope_flag_t", ze_names_24_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_24 __attribute__((unused)) = {"enum _ze_event_scope_flag_t", ze_names_24_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_25_values[] = {
     { INT64_C(1), "ZE_FENCE_FLAG_SIGNALED" },
     { INT64_C(2147483647), "ZE_FENCE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_25 = {"enum _ze_fence_flag_t", ze_names_25_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_25 __attribute__((unused)) = {"enum _ze_fence_flag_t", ze_names_25_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_26_values[] = {
     { INT64_C(1), "ZE_IMAGE_FLAG_KERNEL_WRITE" },
     { INT64_C(2), "ZE_IMAGE_FLAG_BIAS_UNCACHED" },
     { INT64_C(2147483647), "ZE_IMAGE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_26 = {"enum _ze_image_flag_t", ze_names_26_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_26 __attribute__((unused)) = {"enum _ze_image_flag_t", ze_names_26_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_27_values[] = {
     { INT64_C(0), "ZE_IMAGE_TYPE_1D" },
@@ -342,7 +396,9 @@ static const struct tracer_value_name ze_names_27_values[] = {
     { INT64_C(5), "ZE_IMAGE_TYPE_BUFFER" },
     { INT64_C(2147483647), "ZE_IMAGE_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_27 = {"enum _ze_image_type_t", ze_names_27_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_27 __attribute__((unused)) = {"enum _ze_image_type_t", ze_names_27_values,
+                                                                   7};
 
 static const struct tracer_value_name ze_names_28_values[] = {
     { INT64_C(0), "ZE_IMAGE_FORMAT_LAYOUT_8" },
@@ -390,7 +446,9 @@ static const struct tracer_value_name ze_names_28_values[] = {
     { INT64_C(42), "ZE_IMAGE_FORMAT_LAYOUT_BRGP" },
     { INT64_C(2147483647), "ZE_IMAGE_FORMAT_LAYOUT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_28 = {"enum _ze_image_format_layout_t", ze_names_28_values, 44};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_28 __attribute__((unused)) = {"enum _ze_image_format_layout_t", ze_names_28_values,
+                                                                   44};
 
 static const struct tracer_value_name ze_names_29_values[] = {
     { INT64_C(0), "ZE_IMAGE_FORMAT_TYPE_UINT" },
@@ -400,7 +458,9 @@ static const struct tracer_value_name ze_names_29_values[] = {
     { INT64_C(4), "ZE_IMAGE_FORMAT_TYPE_FLOAT" },
     { INT64_C(2147483647), "ZE_IMAGE_FORMAT_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_29 = {"enum _ze_image_format_type_t", ze_names_29_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_29 __attribute__((unused)) = {"enum _ze_image_format_type_t", ze_names_29_values,
+                                                                   6};
 
 static const struct tracer_value_name ze_names_30_values[] = {
     { INT64_C(0), "ZE_IMAGE_FORMAT_SWIZZLE_R" },
@@ -412,14 +472,18 @@ static const struct tracer_value_name ze_names_30_values[] = {
     { INT64_C(6), "ZE_IMAGE_FORMAT_SWIZZLE_X" },
     { INT64_C(2147483647), "ZE_IMAGE_FORMAT_SWIZZLE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_30 = {"enum _ze_image_format_swizzle_t", ze_names_30_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_30 __attribute__((unused)) = {"enum _ze_image_format_swizzle_t", ze_names_30_values,
+                                                                   8};
 
 static const struct tracer_value_name ze_names_31_values[] = {
     { INT64_C(1), "ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT" },
     { INT64_C(2), "ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR" },
     { INT64_C(2147483647), "ZE_IMAGE_SAMPLER_FILTER_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_31 = {"enum _ze_image_sampler_filter_flag_t", ze_names_31_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_31 __attribute__((unused)) = {"enum _ze_image_sampler_filter_flag_t", ze_names_31_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_32_values[] = {
     { INT64_C(1), "ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_CACHED" },
@@ -427,7 +491,9 @@ static const struct tracer_value_name ze_names_32_values[] = {
     { INT64_C(4), "ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT" },
     { INT64_C(2147483647), "ZE_DEVICE_MEM_ALLOC_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_32 = {"enum _ze_device_mem_alloc_flag_t", ze_names_32_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_32 __attribute__((unused)) = {"enum _ze_device_mem_alloc_flag_t", ze_names_32_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_33_values[] = {
     { INT64_C(1), "ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED" },
@@ -436,7 +502,9 @@ static const struct tracer_value_name ze_names_33_values[] = {
     { INT64_C(8), "ZE_HOST_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT" },
     { INT64_C(2147483647), "ZE_HOST_MEM_ALLOC_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_33 = {"enum _ze_host_mem_alloc_flag_t", ze_names_33_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_33 __attribute__((unused)) = {"enum _ze_host_mem_alloc_flag_t", ze_names_33_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_34_values[] = {
     { INT64_C(0), "ZE_MEMORY_TYPE_UNKNOWN" },
@@ -445,34 +513,44 @@ static const struct tracer_value_name ze_names_34_values[] = {
     { INT64_C(3), "ZE_MEMORY_TYPE_SHARED" },
     { INT64_C(2147483647), "ZE_MEMORY_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_34 = {"enum _ze_memory_type_t", ze_names_34_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_34 __attribute__((unused)) = {"enum _ze_memory_type_t", ze_names_34_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_35_values[] = {
     { INT64_C(1), "ZE_IPC_MEMORY_FLAG_BIAS_CACHED" },
     { INT64_C(2), "ZE_IPC_MEMORY_FLAG_BIAS_UNCACHED" },
     { INT64_C(2147483647), "ZE_IPC_MEMORY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_35 = {"enum _ze_ipc_memory_flag_t", ze_names_35_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_35 __attribute__((unused)) = {"enum _ze_ipc_memory_flag_t", ze_names_35_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_36_values[] = {
     { INT64_C(0), "ZE_MODULE_FORMAT_IL_SPIRV" },
     { INT64_C(1), "ZE_MODULE_FORMAT_NATIVE" },
     { INT64_C(2147483647), "ZE_MODULE_FORMAT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_36 = {"enum _ze_module_format_t", ze_names_36_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_36 __attribute__((unused)) = {"enum _ze_module_format_t", ze_names_36_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_37_values[] = {
     { INT64_C(1), "ZE_MODULE_PROPERTY_FLAG_IMPORTS" },
     { INT64_C(2147483647), "ZE_MODULE_PROPERTY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_37 = {"enum _ze_module_property_flag_t", ze_names_37_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_37 __attribute__((unused)) = {"enum _ze_module_property_flag_t", ze_names_37_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_38_values[] = {
     { INT64_C(1), "ZE_KERNEL_FLAG_FORCE_RESIDENCY" },
     { INT64_C(2), "ZE_KERNEL_FLAG_EXPLICIT_RESIDENCY" },
     { INT64_C(2147483647), "ZE_KERNEL_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_38 = {"enum _ze_kernel_flag_t", ze_names_38_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_38 __attribute__((unused)) = {"enum _ze_kernel_flag_t", ze_names_38_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_39_values[] = {
     { INT64_C(1), "ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST" },
@@ -480,38 +558,50 @@ static const struct tracer_value_name ze_names_39_values[] = {
     { INT64_C(4), "ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED" },
     { INT64_C(2147483647), "ZE_KERNEL_INDIRECT_ACCESS_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_39 = {"enum _ze_kernel_indirect_access_flag_t", ze_names_39_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_39 __attribute__((unused)) = {"enum _ze_kernel_indirect_access_flag_t", ze_names_39_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_40_values[] = {
     { INT64_C(1), "ZE_CACHE_CONFIG_FLAG_LARGE_SLM" },
     { INT64_C(2), "ZE_CACHE_CONFIG_FLAG_LARGE_DATA" },
     { INT64_C(2147483647), "ZE_CACHE_CONFIG_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_40 = {"enum _ze_cache_config_flag_t", ze_names_40_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_40 __attribute__((unused)) = {"enum _ze_cache_config_flag_t", ze_names_40_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_41_values[] = {
     { INT64_C(65536), "ZE_MODULE_PROGRAM_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_MODULE_PROGRAM_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_41 = {"enum _ze_module_program_exp_version_t", ze_names_41_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_41 __attribute__((unused)) = {"enum _ze_module_program_exp_version_t", ze_names_41_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_42_values[] = {
     { INT64_C(65536), "ZE_RAYTRACING_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_RAYTRACING_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_42 = {"enum _ze_raytracing_ext_version_t", ze_names_42_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_42 __attribute__((unused)) = {"enum _ze_raytracing_ext_version_t", ze_names_42_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_43_values[] = {
     { INT64_C(1), "ZE_DEVICE_RAYTRACING_EXT_FLAG_RAYQUERY" },
     { INT64_C(2147483647), "ZE_DEVICE_RAYTRACING_EXT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_43 = {"enum _ze_device_raytracing_ext_flag_t", ze_names_43_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_43 __attribute__((unused)) = {"enum _ze_device_raytracing_ext_flag_t", ze_names_43_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_44_values[] = {
     { INT64_C(1), "ZE_RAYTRACING_MEM_ALLOC_EXT_FLAG_TBD" },
     { INT64_C(2147483647), "ZE_RAYTRACING_MEM_ALLOC_EXT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_44 = {"enum _ze_raytracing_mem_alloc_ext_flag_t", ze_names_44_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_44 __attribute__((unused)) = {"enum _ze_raytracing_mem_alloc_ext_flag_t", ze_names_44_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_45_values[] = {
     { INT64_C(0), "ZE_SAMPLER_ADDRESS_MODE_NONE" },
@@ -521,14 +611,18 @@ static const struct tracer_value_name ze_names_45_values[] = {
     { INT64_C(4), "ZE_SAMPLER_ADDRESS_MODE_MIRROR" },
     { INT64_C(2147483647), "ZE_SAMPLER_ADDRESS_MODE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_45 = {"enum _ze_sampler_address_mode_t", ze_names_45_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_45 __attribute__((unused)) = {"enum _ze_sampler_address_mode_t", ze_names_45_values,
+                                                                   6};
 
 static const struct tracer_value_name ze_names_46_values[] = {
     { INT64_C(0), "ZE_SAMPLER_FILTER_MODE_NEAREST" },
     { INT64_C(1), "ZE_SAMPLER_FILTER_MODE_LINEAR" },
     { INT64_C(2147483647), "ZE_SAMPLER_FILTER_MODE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_46 = {"enum _ze_sampler_filter_mode_t", ze_names_46_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_46 __attribute__((unused)) = {"enum _ze_sampler_filter_mode_t", ze_names_46_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_47_values[] = {
     { INT64_C(0), "ZE_MEMORY_ACCESS_ATTRIBUTE_NONE" },
@@ -536,19 +630,25 @@ static const struct tracer_value_name ze_names_47_values[] = {
     { INT64_C(2), "ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY" },
     { INT64_C(2147483647), "ZE_MEMORY_ACCESS_ATTRIBUTE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_47 = {"enum _ze_memory_access_attribute_t", ze_names_47_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_47 __attribute__((unused)) = {"enum _ze_memory_access_attribute_t", ze_names_47_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_48_values[] = {
     { INT64_C(1), "ZE_PHYSICAL_MEM_FLAG_TBD" },
     { INT64_C(2147483647), "ZE_PHYSICAL_MEM_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_48 = {"enum _ze_physical_mem_flag_t", ze_names_48_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_48 __attribute__((unused)) = {"enum _ze_physical_mem_flag_t", ze_names_48_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_49_values[] = {
     { INT64_C(65536), "ZE_FLOAT_ATOMICS_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_FLOAT_ATOMICS_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_49 = {"enum _ze_float_atomics_ext_version_t", ze_names_49_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_49 __attribute__((unused)) = {"enum _ze_float_atomics_ext_version_t", ze_names_49_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_50_values[] = {
     { INT64_C(1), "ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_LOAD_STORE" },
@@ -559,31 +659,41 @@ static const struct tracer_value_name ze_names_50_values[] = {
     { INT64_C(262144), "ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_MIN_MAX" },
     { INT64_C(2147483647), "ZE_DEVICE_FP_ATOMIC_EXT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_50 = {"enum _ze_device_fp_atomic_ext_flag_t", ze_names_50_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_50 __attribute__((unused)) = {"enum _ze_device_fp_atomic_ext_flag_t", ze_names_50_values,
+                                                                   7};
 
 static const struct tracer_value_name ze_names_51_values[] = {
     { INT64_C(65536), "ZE_GLOBAL_OFFSET_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_GLOBAL_OFFSET_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_51 = {"enum _ze_global_offset_exp_version_t", ze_names_51_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_51 __attribute__((unused)) = {"enum _ze_global_offset_exp_version_t", ze_names_51_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_52_values[] = {
     { INT64_C(65536), "ZE_RELAXED_ALLOCATION_LIMITS_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_RELAXED_ALLOCATION_LIMITS_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_52 = {"enum _ze_relaxed_allocation_limits_exp_version_t", ze_names_52_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_52 __attribute__((unused)) = {"enum _ze_relaxed_allocation_limits_exp_version_t", ze_names_52_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_53_values[] = {
     { INT64_C(1), "ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE" },
     { INT64_C(2147483647), "ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_53 = {"enum _ze_relaxed_allocation_limits_exp_flag_t", ze_names_53_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_53 __attribute__((unused)) = {"enum _ze_relaxed_allocation_limits_exp_flag_t", ze_names_53_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_54_values[] = {
     { INT64_C(65536), "ZE_CACHE_RESERVATION_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_CACHE_RESERVATION_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_54 = {"enum _ze_cache_reservation_ext_version_t", ze_names_54_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_54 __attribute__((unused)) = {"enum _ze_cache_reservation_ext_version_t", ze_names_54_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_55_values[] = {
     { INT64_C(0), "ZE_CACHE_EXT_REGION_ZE_CACHE_REGION_DEFAULT" },
@@ -591,37 +701,49 @@ static const struct tracer_value_name ze_names_55_values[] = {
     { INT64_C(2), "ZE_CACHE_EXT_REGION_ZE_CACHE_NON_RESERVED_REGION" },
     { INT64_C(2147483647), "ZE_CACHE_EXT_REGION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_55 = {"enum _ze_cache_ext_region_t", ze_names_55_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_55 __attribute__((unused)) = {"enum _ze_cache_ext_region_t", ze_names_55_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_56_values[] = {
     { INT64_C(65536), "ZE_EVENT_QUERY_TIMESTAMPS_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_EVENT_QUERY_TIMESTAMPS_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_56 = {"enum _ze_event_query_timestamps_exp_version_t", ze_names_56_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_56 __attribute__((unused)) = {"enum _ze_event_query_timestamps_exp_version_t", ze_names_56_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_57_values[] = {
     { INT64_C(65536), "ZE_IMAGE_MEMORY_PROPERTIES_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_IMAGE_MEMORY_PROPERTIES_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_57 = {"enum _ze_image_memory_properties_exp_version_t", ze_names_57_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_57 __attribute__((unused)) = {"enum _ze_image_memory_properties_exp_version_t", ze_names_57_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_58_values[] = {
     { INT64_C(65536), "ZE_IMAGE_VIEW_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_IMAGE_VIEW_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_58 = {"enum _ze_image_view_exp_version_t", ze_names_58_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_58 __attribute__((unused)) = {"enum _ze_image_view_exp_version_t", ze_names_58_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_59_values[] = {
     { INT64_C(65536), "ZE_IMAGE_VIEW_PLANAR_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_IMAGE_VIEW_PLANAR_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_59 = {"enum _ze_image_view_planar_exp_version_t", ze_names_59_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_59 __attribute__((unused)) = {"enum _ze_image_view_planar_exp_version_t", ze_names_59_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_60_values[] = {
     { INT64_C(65536), "ZE_SCHEDULING_HINTS_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_SCHEDULING_HINTS_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_60 = {"enum _ze_scheduling_hints_exp_version_t", ze_names_60_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_60 __attribute__((unused)) = {"enum _ze_scheduling_hints_exp_version_t", ze_names_60_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_61_values[] = {
     { INT64_C(1), "ZE_SCHEDULING_HINT_EXP_FLAG_OLDEST_FIRST" },
@@ -629,68 +751,90 @@ static const struct tracer_value_name ze_names_61_values[] = {
     { INT64_C(4), "ZE_SCHEDULING_HINT_EXP_FLAG_STALL_BASED_ROUND_ROBIN" },
     { INT64_C(2147483647), "ZE_SCHEDULING_HINT_EXP_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_61 = {"enum _ze_scheduling_hint_exp_flag_t", ze_names_61_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_61 __attribute__((unused)) = {"enum _ze_scheduling_hint_exp_flag_t", ze_names_61_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_62_values[] = {
     { INT64_C(65536), "ZE_LINKONCE_ODR_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_LINKONCE_ODR_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_62 = {"enum _ze_linkonce_odr_ext_version_t", ze_names_62_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_62 __attribute__((unused)) = {"enum _ze_linkonce_odr_ext_version_t", ze_names_62_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_63_values[] = {
     { INT64_C(65536), "ZE_POWER_SAVING_HINT_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_POWER_SAVING_HINT_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_63 = {"enum _ze_power_saving_hint_exp_version_t", ze_names_63_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_63 __attribute__((unused)) = {"enum _ze_power_saving_hint_exp_version_t", ze_names_63_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_64_values[] = {
     { INT64_C(0), "ZE_POWER_SAVING_HINT_TYPE_MIN" },
     { INT64_C(100), "ZE_POWER_SAVING_HINT_TYPE_MAX" },
     { INT64_C(2147483647), "ZE_POWER_SAVING_HINT_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_64 = {"enum _ze_power_saving_hint_type_t", ze_names_64_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_64 __attribute__((unused)) = {"enum _ze_power_saving_hint_type_t", ze_names_64_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_65_values[] = {
     { INT64_C(65536), "ZE_SUBGROUP_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_SUBGROUP_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_65 = {"enum _ze_subgroup_ext_version_t", ze_names_65_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_65 __attribute__((unused)) = {"enum _ze_subgroup_ext_version_t", ze_names_65_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_66_values[] = {
     { INT64_C(65536), "ZE_EU_COUNT_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_EU_COUNT_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_66 = {"enum _ze_eu_count_ext_version_t", ze_names_66_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_66 __attribute__((unused)) = {"enum _ze_eu_count_ext_version_t", ze_names_66_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_67_values[] = {
     { INT64_C(65536), "ZE_PCI_PROPERTIES_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_PCI_PROPERTIES_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_67 = {"enum _ze_pci_properties_ext_version_t", ze_names_67_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_67 __attribute__((unused)) = {"enum _ze_pci_properties_ext_version_t", ze_names_67_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_68_values[] = {
     { INT64_C(65536), "ZE_SRGB_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_SRGB_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_68 = {"enum _ze_srgb_ext_version_t", ze_names_68_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_68 __attribute__((unused)) = {"enum _ze_srgb_ext_version_t", ze_names_68_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_69_values[] = {
     { INT64_C(65536), "ZE_IMAGE_COPY_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_IMAGE_COPY_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_69 = {"enum _ze_image_copy_ext_version_t", ze_names_69_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_69 __attribute__((unused)) = {"enum _ze_image_copy_ext_version_t", ze_names_69_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_70_values[] = {
     { INT64_C(65536), "ZE_IMAGE_QUERY_ALLOC_PROPERTIES_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_IMAGE_QUERY_ALLOC_PROPERTIES_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_70 = {"enum _ze_image_query_alloc_properties_ext_version_t", ze_names_70_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_70 __attribute__((unused)) = {"enum _ze_image_query_alloc_properties_ext_version_t", ze_names_70_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_71_values[] = {
     { INT64_C(65536), "ZE_LINKAGE_INSPECTION_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_LINKAGE_INSPECTION_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_71 = {"enum _ze_linkage_inspection_ext_version_t", ze_names_71_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_71 __attribute__((unused)) = {"enum _ze_linkage_inspection_ext_version_t", ze_names_71_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_72_values[] = {
     { INT64_C(1), "ZE_LINKAGE_INSPECTION_EXT_FLAG_IMPORTS" },
@@ -698,39 +842,51 @@ static const struct tracer_value_name ze_names_72_values[] = {
     { INT64_C(4), "ZE_LINKAGE_INSPECTION_EXT_FLAG_EXPORTS" },
     { INT64_C(2147483647), "ZE_LINKAGE_INSPECTION_EXT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_72 = {"enum _ze_linkage_inspection_ext_flag_t", ze_names_72_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_72 __attribute__((unused)) = {"enum _ze_linkage_inspection_ext_flag_t", ze_names_72_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_73_values[] = {
     { INT64_C(65536), "ZE_MEMORY_COMPRESSION_HINTS_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_MEMORY_COMPRESSION_HINTS_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_73 = {"enum _ze_memory_compression_hints_ext_version_t", ze_names_73_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_73 __attribute__((unused)) = {"enum _ze_memory_compression_hints_ext_version_t", ze_names_73_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_74_values[] = {
     { INT64_C(1), "ZE_MEMORY_COMPRESSION_HINTS_EXT_FLAG_COMPRESSED" },
     { INT64_C(2), "ZE_MEMORY_COMPRESSION_HINTS_EXT_FLAG_UNCOMPRESSED" },
     { INT64_C(2147483647), "ZE_MEMORY_COMPRESSION_HINTS_EXT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_74 = {"enum _ze_memory_compression_hints_ext_flag_t", ze_names_74_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_74 __attribute__((unused)) = {"enum _ze_memory_compression_hints_ext_flag_t", ze_names_74_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_75_values[] = {
     { INT64_C(65536), "ZE_MEMORY_FREE_POLICIES_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_MEMORY_FREE_POLICIES_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_75 = {"enum _ze_memory_free_policies_ext_version_t", ze_names_75_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_75 __attribute__((unused)) = {"enum _ze_memory_free_policies_ext_version_t", ze_names_75_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_76_values[] = {
     { INT64_C(1), "ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE" },
     { INT64_C(2), "ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE" },
     { INT64_C(2147483647), "ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_76 = {"enum _ze_driver_memory_free_policy_ext_flag_t", ze_names_76_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_76 __attribute__((unused)) = {"enum _ze_driver_memory_free_policy_ext_flag_t", ze_names_76_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_77_values[] = {
     { INT64_C(65536), "ZE_DEVICE_LUID_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_DEVICE_LUID_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_77 = {"enum _ze_device_luid_ext_version_t", ze_names_77_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_77 __attribute__((unused)) = {"enum _ze_device_luid_ext_version_t", ze_names_77_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_78_values[] = {
     { INT64_C(0), "ZE_FABRIC_VERTEX_EXP_TYPE_UNKNOWN" },
@@ -739,7 +895,9 @@ static const struct tracer_value_name ze_names_78_values[] = {
     { INT64_C(3), "ZE_FABRIC_VERTEX_EXP_TYPE_SWITCH" },
     { INT64_C(2147483647), "ZE_FABRIC_VERTEX_EXP_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_78 = {"enum _ze_fabric_vertex_exp_type_t", ze_names_78_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_78 __attribute__((unused)) = {"enum _ze_fabric_vertex_exp_type_t", ze_names_78_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_79_values[] = {
     { INT64_C(0), "ZE_FABRIC_EDGE_EXP_DUPLEXITY_UNKNOWN" },
@@ -747,13 +905,17 @@ static const struct tracer_value_name ze_names_79_values[] = {
     { INT64_C(2), "ZE_FABRIC_EDGE_EXP_DUPLEXITY_FULL_DUPLEX" },
     { INT64_C(2147483647), "ZE_FABRIC_EDGE_EXP_DUPLEXITY_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_79 = {"enum _ze_fabric_edge_exp_duplexity_t", ze_names_79_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_79 __attribute__((unused)) = {"enum _ze_fabric_edge_exp_duplexity_t", ze_names_79_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_80_values[] = {
     { INT64_C(65536), "ZE_DEVICE_MEMORY_PROPERTIES_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_DEVICE_MEMORY_PROPERTIES_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_80 = {"enum _ze_device_memory_properties_ext_version_t", ze_names_80_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_80 __attribute__((unused)) = {"enum _ze_device_memory_properties_ext_version_t", ze_names_80_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_81_values[] = {
     { INT64_C(0), "ZE_DEVICE_MEMORY_EXT_TYPE_HBM" },
@@ -780,7 +942,9 @@ static const struct tracer_value_name ze_names_81_values[] = {
     { INT64_C(21), "ZE_DEVICE_MEMORY_EXT_TYPE_GDDR7" },
     { INT64_C(2147483647), "ZE_DEVICE_MEMORY_EXT_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_81 = {"enum _ze_device_memory_ext_type_t", ze_names_81_values, 23};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_81 __attribute__((unused)) = {"enum _ze_device_memory_ext_type_t", ze_names_81_values,
+                                                                   23};
 
 static const struct tracer_value_name ze_names_82_values[] = {
     { INT64_C(1), "ZET_STRUCTURE_TYPE_METRIC_GROUP_PROPERTIES" },
@@ -794,7 +958,9 @@ static const struct tracer_value_name ze_names_82_values[] = {
     { INT64_C(65537), "ZET_STRUCTURE_TYPE_TRACER_EXP_DESC" },
     { INT64_C(2147483647), "ZET_STRUCTURE_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_82 = {"enum _zet_structure_type_t", ze_names_82_values, 10};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_82 __attribute__((unused)) = {"enum _zet_structure_type_t", ze_names_82_values,
+                                                                   10};
 
 static const struct tracer_value_name ze_names_83_values[] = {
     { INT64_C(0), "ZET_VALUE_TYPE_UINT32" },
@@ -804,25 +970,33 @@ static const struct tracer_value_name ze_names_83_values[] = {
     { INT64_C(4), "ZET_VALUE_TYPE_BOOL8" },
     { INT64_C(2147483647), "ZET_VALUE_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_83 = {"enum _zet_value_type_t", ze_names_83_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_83 __attribute__((unused)) = {"enum _zet_value_type_t", ze_names_83_values,
+                                                                   6};
 
 static const struct tracer_value_name ze_names_84_values[] = {
     { INT64_C(0), "ZET_MODULE_DEBUG_INFO_FORMAT_ELF_DWARF" },
     { INT64_C(2147483647), "ZET_MODULE_DEBUG_INFO_FORMAT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_84 = {"enum _zet_module_debug_info_format_t", ze_names_84_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_84 __attribute__((unused)) = {"enum _zet_module_debug_info_format_t", ze_names_84_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_85_values[] = {
     { INT64_C(1), "ZET_DEVICE_DEBUG_PROPERTY_FLAG_ATTACH" },
     { INT64_C(2147483647), "ZET_DEVICE_DEBUG_PROPERTY_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_85 = {"enum _zet_device_debug_property_flag_t", ze_names_85_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_85 __attribute__((unused)) = {"enum _zet_device_debug_property_flag_t", ze_names_85_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_86_values[] = {
     { INT64_C(1), "ZET_DEBUG_EVENT_FLAG_NEED_ACK" },
     { INT64_C(2147483647), "ZET_DEBUG_EVENT_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_86 = {"enum _zet_debug_event_flag_t", ze_names_86_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_86 __attribute__((unused)) = {"enum _zet_debug_event_flag_t", ze_names_86_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_87_values[] = {
     { INT64_C(0), "ZET_DEBUG_EVENT_TYPE_INVALID" },
@@ -836,14 +1010,18 @@ static const struct tracer_value_name ze_names_87_values[] = {
     { INT64_C(8), "ZET_DEBUG_EVENT_TYPE_PAGE_FAULT" },
     { INT64_C(2147483647), "ZET_DEBUG_EVENT_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_87 = {"enum _zet_debug_event_type_t", ze_names_87_values, 10};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_87 __attribute__((unused)) = {"enum _zet_debug_event_type_t", ze_names_87_values,
+                                                                   10};
 
 static const struct tracer_value_name ze_names_88_values[] = {
     { INT64_C(0), "ZET_DEBUG_DETACH_REASON_INVALID" },
     { INT64_C(1), "ZET_DEBUG_DETACH_REASON_HOST_EXIT" },
     { INT64_C(2147483647), "ZET_DEBUG_DETACH_REASON_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_88 = {"enum _zet_debug_detach_reason_t", ze_names_88_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_88 __attribute__((unused)) = {"enum _zet_debug_detach_reason_t", ze_names_88_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_89_values[] = {
     { INT64_C(0), "ZET_DEBUG_PAGE_FAULT_REASON_INVALID" },
@@ -851,28 +1029,36 @@ static const struct tracer_value_name ze_names_89_values[] = {
     { INT64_C(2), "ZET_DEBUG_PAGE_FAULT_REASON_PERMISSION_ERROR" },
     { INT64_C(2147483647), "ZET_DEBUG_PAGE_FAULT_REASON_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_89 = {"enum _zet_debug_page_fault_reason_t", ze_names_89_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_89 __attribute__((unused)) = {"enum _zet_debug_page_fault_reason_t", ze_names_89_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_90_values[] = {
     { INT64_C(0), "ZET_DEBUG_MEMORY_SPACE_TYPE_DEFAULT" },
     { INT64_C(1), "ZET_DEBUG_MEMORY_SPACE_TYPE_SLM" },
     { INT64_C(2147483647), "ZET_DEBUG_MEMORY_SPACE_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_90 = {"enum _zet_debug_memory_space_type_t", ze_names_90_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_90 __attribute__((unused)) = {"enum _zet_debug_memory_space_type_t", ze_names_90_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_91_values[] = {
     { INT64_C(1), "ZET_DEBUG_REGSET_FLAG_READABLE" },
     { INT64_C(2), "ZET_DEBUG_REGSET_FLAG_WRITEABLE" },
     { INT64_C(2147483647), "ZET_DEBUG_REGSET_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_91 = {"enum _zet_debug_regset_flag_t", ze_names_91_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_91 __attribute__((unused)) = {"enum _zet_debug_regset_flag_t", ze_names_91_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_92_values[] = {
     { INT64_C(1), "ZET_METRIC_GROUP_SAMPLING_TYPE_FLAG_EVENT_BASED" },
     { INT64_C(2), "ZET_METRIC_GROUP_SAMPLING_TYPE_FLAG_TIME_BASED" },
     { INT64_C(2147483647), "ZET_METRIC_GROUP_SAMPLING_TYPE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_92 = {"enum _zet_metric_group_sampling_type_flag_t", ze_names_92_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_92 __attribute__((unused)) = {"enum _zet_metric_group_sampling_type_flag_t", ze_names_92_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_93_values[] = {
     { INT64_C(0), "ZET_METRIC_TYPE_DURATION" },
@@ -886,46 +1072,60 @@ static const struct tracer_value_name ze_names_93_values[] = {
     { INT64_C(2147483646), "ZET_METRIC_TYPE_IP_EXP" },
     { INT64_C(2147483647), "ZET_METRIC_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_93 = {"enum _zet_metric_type_t", ze_names_93_values, 10};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_93 __attribute__((unused)) = {"enum _zet_metric_type_t", ze_names_93_values,
+                                                                   10};
 
 static const struct tracer_value_name ze_names_94_values[] = {
     { INT64_C(0), "ZET_METRIC_GROUP_CALCULATION_TYPE_METRIC_VALUES" },
     { INT64_C(1), "ZET_METRIC_GROUP_CALCULATION_TYPE_MAX_METRIC_VALUES" },
     { INT64_C(2147483647), "ZET_METRIC_GROUP_CALCULATION_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_94 = {"enum _zet_metric_group_calculation_type_t", ze_names_94_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_94 __attribute__((unused)) = {"enum _zet_metric_group_calculation_type_t", ze_names_94_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_95_values[] = {
     { INT64_C(0), "ZET_METRIC_QUERY_POOL_TYPE_PERFORMANCE" },
     { INT64_C(1), "ZET_METRIC_QUERY_POOL_TYPE_EXECUTION" },
     { INT64_C(2147483647), "ZET_METRIC_QUERY_POOL_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_95 = {"enum _zet_metric_query_pool_type_t", ze_names_95_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_95 __attribute__((unused)) = {"enum _zet_metric_query_pool_type_t", ze_names_95_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_96_values[] = {
     { INT64_C(1), "ZET_PROFILE_FLAG_REGISTER_REALLOCATION" },
     { INT64_C(2), "ZET_PROFILE_FLAG_FREE_REGISTER_INFO" },
     { INT64_C(2147483647), "ZET_PROFILE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_96 = {"enum _zet_profile_flag_t", ze_names_96_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_96 __attribute__((unused)) = {"enum _zet_profile_flag_t", ze_names_96_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_97_values[] = {
     { INT64_C(0), "ZET_PROFILE_TOKEN_TYPE_FREE_REGISTER" },
     { INT64_C(2147483647), "ZET_PROFILE_TOKEN_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_97 = {"enum _zet_profile_token_type_t", ze_names_97_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_97 __attribute__((unused)) = {"enum _zet_profile_token_type_t", ze_names_97_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_98_values[] = {
     { INT64_C(65536), "ZET_API_TRACING_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZET_API_TRACING_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_98 = {"enum _zet_api_tracing_exp_version_t", ze_names_98_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_98 __attribute__((unused)) = {"enum _zet_api_tracing_exp_version_t", ze_names_98_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_99_values[] = {
     { INT64_C(65536), "ZE_CALCULATE_MULTIPLE_METRICS_EXP_VERSION_1_0" },
     { INT64_C(2147483647), "ZE_CALCULATE_MULTIPLE_METRICS_EXP_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_99 = {"enum _ze_calculate_multiple_metrics_exp_version_t", ze_names_99_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_99 __attribute__((unused)) = {"enum _ze_calculate_multiple_metrics_exp_version_t", ze_names_99_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_100_values[] = {
     { INT64_C(1), "ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES" },
@@ -970,7 +1170,9 @@ static const struct tracer_value_name ze_names_100_values[] = {
     { INT64_C(40), "ZES_STRUCTURE_TYPE_POWER_EXT_PROPERTIES" },
     { INT64_C(2147483647), "ZES_STRUCTURE_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_100 = {"enum _zes_structure_type_t", ze_names_100_values, 41};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_100 __attribute__((unused)) = {"enum _zes_structure_type_t", ze_names_100_values,
+                                                                   41};
 
 static const struct tracer_value_name ze_names_101_values[] = {
     { INT64_C(1), "ZES_ENGINE_TYPE_FLAG_OTHER" },
@@ -981,7 +1183,9 @@ static const struct tracer_value_name ze_names_101_values[] = {
     { INT64_C(32), "ZES_ENGINE_TYPE_FLAG_RENDER" },
     { INT64_C(2147483647), "ZES_ENGINE_TYPE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_101 = {"enum _zes_engine_type_flag_t", ze_names_101_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_101 __attribute__((unused)) = {"enum _zes_engine_type_flag_t", ze_names_101_values,
+                                                                   7};
 
 static const struct tracer_value_name ze_names_102_values[] = {
     { INT64_C(0), "ZES_REPAIR_STATUS_UNSUPPORTED" },
@@ -989,14 +1193,18 @@ static const struct tracer_value_name ze_names_102_values[] = {
     { INT64_C(2), "ZES_REPAIR_STATUS_PERFORMED" },
     { INT64_C(2147483647), "ZES_REPAIR_STATUS_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_102 = {"enum _zes_repair_status_t", ze_names_102_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_102 __attribute__((unused)) = {"enum _zes_repair_status_t", ze_names_102_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_103_values[] = {
     { INT64_C(1), "ZES_RESET_REASON_FLAG_WEDGED" },
     { INT64_C(2), "ZES_RESET_REASON_FLAG_REPAIR" },
     { INT64_C(2147483647), "ZES_RESET_REASON_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_103 = {"enum _zes_reset_reason_flag_t", ze_names_103_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_103 __attribute__((unused)) = {"enum _zes_reset_reason_flag_t", ze_names_103_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_104_values[] = {
     { INT64_C(0), "ZES_PCI_LINK_STATUS_UNKNOWN" },
@@ -1005,20 +1213,26 @@ static const struct tracer_value_name ze_names_104_values[] = {
     { INT64_C(3), "ZES_PCI_LINK_STATUS_STABILITY_ISSUES" },
     { INT64_C(2147483647), "ZES_PCI_LINK_STATUS_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_104 = {"enum _zes_pci_link_status_t", ze_names_104_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_104 __attribute__((unused)) = {"enum _zes_pci_link_status_t", ze_names_104_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_105_values[] = {
     { INT64_C(1), "ZES_PCI_LINK_QUAL_ISSUE_FLAG_REPLAYS" },
     { INT64_C(2), "ZES_PCI_LINK_QUAL_ISSUE_FLAG_SPEED" },
     { INT64_C(2147483647), "ZES_PCI_LINK_QUAL_ISSUE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_105 = {"enum _zes_pci_link_qual_issue_flag_t", ze_names_105_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_105 __attribute__((unused)) = {"enum _zes_pci_link_qual_issue_flag_t", ze_names_105_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_106_values[] = {
     { INT64_C(1), "ZES_PCI_LINK_STAB_ISSUE_FLAG_RETRAINING" },
     { INT64_C(2147483647), "ZES_PCI_LINK_STAB_ISSUE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_106 = {"enum _zes_pci_link_stab_issue_flag_t", ze_names_106_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_106 __attribute__((unused)) = {"enum _zes_pci_link_stab_issue_flag_t", ze_names_106_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_107_values[] = {
     { INT64_C(0), "ZES_PCI_BAR_TYPE_MMIO" },
@@ -1026,7 +1240,9 @@ static const struct tracer_value_name ze_names_107_values[] = {
     { INT64_C(2), "ZES_PCI_BAR_TYPE_MEM" },
     { INT64_C(2147483647), "ZES_PCI_BAR_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_107 = {"enum _zes_pci_bar_type_t", ze_names_107_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_107 __attribute__((unused)) = {"enum _zes_pci_bar_type_t", ze_names_107_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_108_values[] = {
     { INT64_C(0), "ZES_DIAG_RESULT_NO_ERRORS" },
@@ -1035,7 +1251,9 @@ static const struct tracer_value_name ze_names_108_values[] = {
     { INT64_C(3), "ZES_DIAG_RESULT_REBOOT_FOR_REPAIR" },
     { INT64_C(2147483647), "ZES_DIAG_RESULT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_108 = {"enum _zes_diag_result_t", ze_names_108_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_108 __attribute__((unused)) = {"enum _zes_diag_result_t", ze_names_108_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_109_values[] = {
     { INT64_C(0), "ZES_DEVICE_ECC_STATE_UNAVAILABLE" },
@@ -1043,7 +1261,9 @@ static const struct tracer_value_name ze_names_109_values[] = {
     { INT64_C(2), "ZES_DEVICE_ECC_STATE_DISABLED" },
     { INT64_C(2147483647), "ZES_DEVICE_ECC_STATE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_109 = {"enum _zes_device_ecc_state_t", ze_names_109_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_109 __attribute__((unused)) = {"enum _zes_device_ecc_state_t", ze_names_109_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_110_values[] = {
     { INT64_C(0), "ZES_DEVICE_ACTION_NONE" },
@@ -1052,7 +1272,9 @@ static const struct tracer_value_name ze_names_110_values[] = {
     { INT64_C(3), "ZES_DEVICE_ACTION_COLD_SYSTEM_REBOOT" },
     { INT64_C(2147483647), "ZES_DEVICE_ACTION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_110 = {"enum _zes_device_action_t", ze_names_110_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_110 __attribute__((unused)) = {"enum _zes_device_action_t", ze_names_110_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_111_values[] = {
     { INT64_C(0), "ZES_ENGINE_GROUP_ALL" },
@@ -1071,7 +1293,9 @@ static const struct tracer_value_name ze_names_111_values[] = {
     { INT64_C(13), "ZES_ENGINE_GROUP_3D_ALL" },
     { INT64_C(2147483647), "ZES_ENGINE_GROUP_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_111 = {"enum _zes_engine_group_t", ze_names_111_values, 15};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_111 __attribute__((unused)) = {"enum _zes_engine_group_t", ze_names_111_values,
+                                                                   15};
 
 static const struct tracer_value_name ze_names_112_values[] = {
     { INT64_C(1), "ZES_EVENT_TYPE_FLAG_DEVICE_DETACH" },
@@ -1091,7 +1315,9 @@ static const struct tracer_value_name ze_names_112_values[] = {
     { INT64_C(16384), "ZES_EVENT_TYPE_FLAG_DEVICE_RESET_REQUIRED" },
     { INT64_C(2147483647), "ZES_EVENT_TYPE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_112 = {"enum _zes_event_type_flag_t", ze_names_112_values, 16};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_112 __attribute__((unused)) = {"enum _zes_event_type_flag_t", ze_names_112_values,
+                                                                   16};
 
 static const struct tracer_value_name ze_names_113_values[] = {
     { INT64_C(0), "ZES_FABRIC_PORT_STATUS_UNKNOWN" },
@@ -1101,14 +1327,18 @@ static const struct tracer_value_name ze_names_113_values[] = {
     { INT64_C(4), "ZES_FABRIC_PORT_STATUS_DISABLED" },
     { INT64_C(2147483647), "ZES_FABRIC_PORT_STATUS_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_113 = {"enum _zes_fabric_port_status_t", ze_names_113_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_113 __attribute__((unused)) = {"enum _zes_fabric_port_status_t", ze_names_113_values,
+                                                                   6};
 
 static const struct tracer_value_name ze_names_114_values[] = {
     { INT64_C(1), "ZES_FABRIC_PORT_QUAL_ISSUE_FLAG_LINK_ERRORS" },
     { INT64_C(2), "ZES_FABRIC_PORT_QUAL_ISSUE_FLAG_SPEED" },
     { INT64_C(2147483647), "ZES_FABRIC_PORT_QUAL_ISSUE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_114 = {"enum _zes_fabric_port_qual_issue_flag_t", ze_names_114_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_114 __attribute__((unused)) = {"enum _zes_fabric_port_qual_issue_flag_t", ze_names_114_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_115_values[] = {
     { INT64_C(1), "ZES_FABRIC_PORT_FAILURE_FLAG_FAILED" },
@@ -1116,7 +1346,9 @@ static const struct tracer_value_name ze_names_115_values[] = {
     { INT64_C(4), "ZES_FABRIC_PORT_FAILURE_FLAG_FLAPPING" },
     { INT64_C(2147483647), "ZES_FABRIC_PORT_FAILURE_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_115 = {"enum _zes_fabric_port_failure_flag_t", ze_names_115_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_115 __attribute__((unused)) = {"enum _zes_fabric_port_failure_flag_t", ze_names_115_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_116_values[] = {
     { INT64_C(0), "ZES_FAN_SPEED_MODE_DEFAULT" },
@@ -1124,21 +1356,27 @@ static const struct tracer_value_name ze_names_116_values[] = {
     { INT64_C(2), "ZES_FAN_SPEED_MODE_TABLE" },
     { INT64_C(2147483647), "ZES_FAN_SPEED_MODE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_116 = {"enum _zes_fan_speed_mode_t", ze_names_116_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_116 __attribute__((unused)) = {"enum _zes_fan_speed_mode_t", ze_names_116_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_117_values[] = {
     { INT64_C(0), "ZES_FAN_SPEED_UNITS_RPM" },
     { INT64_C(1), "ZES_FAN_SPEED_UNITS_PERCENT" },
     { INT64_C(2147483647), "ZES_FAN_SPEED_UNITS_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_117 = {"enum _zes_fan_speed_units_t", ze_names_117_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_117 __attribute__((unused)) = {"enum _zes_fan_speed_units_t", ze_names_117_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_118_values[] = {
     { INT64_C(0), "ZES_FREQ_DOMAIN_GPU" },
     { INT64_C(1), "ZES_FREQ_DOMAIN_MEMORY" },
     { INT64_C(2147483647), "ZES_FREQ_DOMAIN_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_118 = {"enum _zes_freq_domain_t", ze_names_118_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_118 __attribute__((unused)) = {"enum _zes_freq_domain_t", ze_names_118_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_119_values[] = {
     { INT64_C(1), "ZES_FREQ_THROTTLE_REASON_FLAG_AVE_PWR_CAP" },
@@ -1150,7 +1388,9 @@ static const struct tracer_value_name ze_names_119_values[] = {
     { INT64_C(64), "ZES_FREQ_THROTTLE_REASON_FLAG_HW_RANGE" },
     { INT64_C(2147483647), "ZES_FREQ_THROTTLE_REASON_FLAG_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_119 = {"enum _zes_freq_throttle_reason_flag_t", ze_names_119_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_119 __attribute__((unused)) = {"enum _zes_freq_throttle_reason_flag_t", ze_names_119_values,
+                                                                   8};
 
 static const struct tracer_value_name ze_names_120_values[] = {
     { INT64_C(0), "ZES_OC_MODE_OFF" },
@@ -1159,7 +1399,9 @@ static const struct tracer_value_name ze_names_120_values[] = {
     { INT64_C(3), "ZES_OC_MODE_FIXED" },
     { INT64_C(2147483647), "ZES_OC_MODE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_120 = {"enum _zes_oc_mode_t", ze_names_120_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_120 __attribute__((unused)) = {"enum _zes_oc_mode_t", ze_names_120_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_121_values[] = {
     { INT64_C(0), "ZES_MEM_TYPE_HBM" },
@@ -1184,14 +1426,18 @@ static const struct tracer_value_name ze_names_121_values[] = {
     { INT64_C(19), "ZES_MEM_TYPE_GDDR7" },
     { INT64_C(2147483647), "ZES_MEM_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_121 = {"enum _zes_mem_type_t", ze_names_121_values, 21};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_121 __attribute__((unused)) = {"enum _zes_mem_type_t", ze_names_121_values,
+                                                                   21};
 
 static const struct tracer_value_name ze_names_122_values[] = {
     { INT64_C(0), "ZES_MEM_LOC_SYSTEM" },
     { INT64_C(1), "ZES_MEM_LOC_DEVICE" },
     { INT64_C(2147483647), "ZES_MEM_LOC_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_122 = {"enum _zes_mem_loc_t", ze_names_122_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_122 __attribute__((unused)) = {"enum _zes_mem_loc_t", ze_names_122_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_123_values[] = {
     { INT64_C(0), "ZES_MEM_HEALTH_UNKNOWN" },
@@ -1201,7 +1447,9 @@ static const struct tracer_value_name ze_names_123_values[] = {
     { INT64_C(4), "ZES_MEM_HEALTH_REPLACE" },
     { INT64_C(2147483647), "ZES_MEM_HEALTH_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_123 = {"enum _zes_mem_health_t", ze_names_123_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_123 __attribute__((unused)) = {"enum _zes_mem_health_t", ze_names_123_values,
+                                                                   6};
 
 static const struct tracer_value_name ze_names_124_values[] = {
     { INT64_C(0), "ZES_POWER_DOMAIN_UNKNOWN" },
@@ -1210,7 +1458,9 @@ static const struct tracer_value_name ze_names_124_values[] = {
     { INT64_C(3), "ZES_POWER_DOMAIN_STACK" },
     { INT64_C(2147483647), "ZES_POWER_DOMAIN_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_124 = {"enum _zes_power_domain_t", ze_names_124_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_124 __attribute__((unused)) = {"enum _zes_power_domain_t", ze_names_124_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_125_values[] = {
     { INT64_C(0), "ZES_POWER_LEVEL_UNKNOWN" },
@@ -1220,7 +1470,9 @@ static const struct tracer_value_name ze_names_125_values[] = {
     { INT64_C(4), "ZES_POWER_LEVEL_INSTANTANEOUS" },
     { INT64_C(2147483647), "ZES_POWER_LEVEL_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_125 = {"enum _zes_power_level_t", ze_names_125_values, 6};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_125 __attribute__((unused)) = {"enum _zes_power_level_t", ze_names_125_values,
+                                                                   6};
 
 static const struct tracer_value_name ze_names_126_values[] = {
     { INT64_C(0), "ZES_POWER_SOURCE_ANY" },
@@ -1228,7 +1480,9 @@ static const struct tracer_value_name ze_names_126_values[] = {
     { INT64_C(2), "ZES_POWER_SOURCE_BATTERY" },
     { INT64_C(2147483647), "ZES_POWER_SOURCE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_126 = {"enum _zes_power_source_t", ze_names_126_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_126 __attribute__((unused)) = {"enum _zes_power_source_t", ze_names_126_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_127_values[] = {
     { INT64_C(0), "ZES_LIMIT_UNIT_UNKNOWN" },
@@ -1236,7 +1490,9 @@ static const struct tracer_value_name ze_names_127_values[] = {
     { INT64_C(2), "ZES_LIMIT_UNIT_POWER" },
     { INT64_C(2147483647), "ZES_LIMIT_UNIT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_127 = {"enum _zes_limit_unit_t", ze_names_127_values, 4};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_127 __attribute__((unused)) = {"enum _zes_limit_unit_t", ze_names_127_values,
+                                                                   4};
 
 static const struct tracer_value_name ze_names_128_values[] = {
     { INT64_C(0), "ZES_PSU_VOLTAGE_STATUS_UNKNOWN" },
@@ -1245,14 +1501,18 @@ static const struct tracer_value_name ze_names_128_values[] = {
     { INT64_C(3), "ZES_PSU_VOLTAGE_STATUS_UNDER" },
     { INT64_C(2147483647), "ZES_PSU_VOLTAGE_STATUS_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_128 = {"enum _zes_psu_voltage_status_t", ze_names_128_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_128 __attribute__((unused)) = {"enum _zes_psu_voltage_status_t", ze_names_128_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_129_values[] = {
     { INT64_C(0), "ZES_RAS_ERROR_TYPE_CORRECTABLE" },
     { INT64_C(1), "ZES_RAS_ERROR_TYPE_UNCORRECTABLE" },
     { INT64_C(2147483647), "ZES_RAS_ERROR_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_129 = {"enum _zes_ras_error_type_t", ze_names_129_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_129 __attribute__((unused)) = {"enum _zes_ras_error_type_t", ze_names_129_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_130_values[] = {
     { INT64_C(0), "ZES_RAS_ERROR_CAT_RESET" },
@@ -1264,7 +1524,9 @@ static const struct tracer_value_name ze_names_130_values[] = {
     { INT64_C(6), "ZES_RAS_ERROR_CAT_DISPLAY_ERRORS" },
     { INT64_C(2147483647), "ZES_RAS_ERROR_CAT_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_130 = {"enum _zes_ras_error_cat_t", ze_names_130_values, 8};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_130 __attribute__((unused)) = {"enum _zes_ras_error_cat_t", ze_names_130_values,
+                                                                   8};
 
 static const struct tracer_value_name ze_names_131_values[] = {
     { INT64_C(0), "ZES_SCHED_MODE_TIMEOUT" },
@@ -1273,20 +1535,26 @@ static const struct tracer_value_name ze_names_131_values[] = {
     { INT64_C(3), "ZES_SCHED_MODE_COMPUTE_UNIT_DEBUG" },
     { INT64_C(2147483647), "ZES_SCHED_MODE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_131 = {"enum _zes_sched_mode_t", ze_names_131_values, 5};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_131 __attribute__((unused)) = {"enum _zes_sched_mode_t", ze_names_131_values,
+                                                                   5};
 
 static const struct tracer_value_name ze_names_132_values[] = {
     { INT64_C(0), "ZES_STANDBY_TYPE_GLOBAL" },
     { INT64_C(2147483647), "ZES_STANDBY_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_132 = {"enum _zes_standby_type_t", ze_names_132_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_132 __attribute__((unused)) = {"enum _zes_standby_type_t", ze_names_132_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_133_values[] = {
     { INT64_C(0), "ZES_STANDBY_PROMO_MODE_DEFAULT" },
     { INT64_C(1), "ZES_STANDBY_PROMO_MODE_NEVER" },
     { INT64_C(2147483647), "ZES_STANDBY_PROMO_MODE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_133 = {"enum _zes_standby_promo_mode_t", ze_names_133_values, 3};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_133 __attribute__((unused)) = {"enum _zes_standby_promo_mode_t", ze_names_133_values,
+                                                                   3};
 
 static const struct tracer_value_name ze_names_134_values[] = {
     { INT64_C(0), "ZES_TEMP_SENSORS_GLOBAL" },
@@ -1297,13 +1565,17 @@ static const struct tracer_value_name ze_names_134_values[] = {
     { INT64_C(5), "ZES_TEMP_SENSORS_MEMORY_MIN" },
     { INT64_C(2147483647), "ZES_TEMP_SENSORS_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_134 = {"enum _zes_temp_sensors_t", ze_names_134_values, 7};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_134 __attribute__((unused)) = {"enum _zes_temp_sensors_t", ze_names_134_values,
+                                                                   7};
 
 static const struct tracer_value_name ze_names_135_values[] = {
     { INT64_C(65536), "ZES_POWER_LIMITS_EXT_VERSION_1_0" },
     { INT64_C(2147483647), "ZES_POWER_LIMITS_EXT_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_135 = {"enum _zes_power_limits_ext_version_t", ze_names_135_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_135 __attribute__((unused)) = {"enum _zes_power_limits_ext_version_t", ze_names_135_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_136_values[] = {
     { INT64_C(0), "ZEL_HANDLE_DRIVER" },
@@ -1321,19 +1593,25 @@ static const struct tracer_value_name ze_names_136_values[] = {
     { INT64_C(12), "ZEL_HANDLE_SAMPLER" },
     { INT64_C(13), "ZEL_HANDLE_PHYSICAL_MEM" },
 };
-static const struct tracer_names ze_names_136 = {"enum _zel_handle_type_t", ze_names_136_values, 14};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_136 __attribute__((unused)) = {"enum _zel_handle_type_t", ze_names_136_values,
+                                                                   14};
 
 static const struct tracer_value_name ze_names_137_values[] = {
     { INT64_C(65536), "ZEL_API_TRACING_VERSION_1_0" },
     { INT64_C(2147483647), "ZEL_API_TRACING_VERSION_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_137 = {"enum _zel_api_tracing_version_t", ze_names_137_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_137 __attribute__((unused)) = {"enum _zel_api_tracing_version_t", ze_names_137_values,
+                                                                   2};
 
 static const struct tracer_value_name ze_names_138_values[] = {
     { INT64_C(1), "ZEL_STRUCTURE_TYPE_TRACER_DESC" },
     { INT64_C(2147483647), "ZEL_STRUCTURE_TYPE_FORCE_UINT32" },
 };
-static const struct tracer_names ze_names_138 = {"enum _zel_structure_type_t", ze_names_138_values, 2};
+/* Unused when only a struct that no event records holds the enum. */
+static const struct tracer_names ze_names_138 __attribute__((unused)) = {"enum _zel_structure_type_t", ze_names_138_values,
+                                                                   2};
 
 static const struct tracer_record_member ze_record_22_members[] = {
     {"stype", 0, 4, -1, -1, TRACER_MEMBER_UNSIGNED, &ze_names_1},
@@ -7145,1399 +7423,1752 @@ static const struct tracer_function_desc ze_functions[] = {
     {"zeInit", TRACER_STATUS_RESULT, ze_zeInit_slots, 2, 5,
      0,
      ze_zeInit_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGet", TRACER_STATUS_RESULT, ze_zeDriverGet_slots, 4, 7,
      1,
      ze_zeDriverGet_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetApiVersion", TRACER_STATUS_RESULT, ze_zeDriverGetApiVersion_slots, 4, 7,
      0,
      ze_zeDriverGetApiVersion_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetProperties", TRACER_STATUS_RESULT, ze_zeDriverGetProperties_slots, 3, 6,
      1,
      ze_zeDriverGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetIpcProperties", TRACER_STATUS_RESULT, ze_zeDriverGetIpcProperties_slots, 3, 6,
      1,
      ze_zeDriverGetIpcProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetExtensionProperties", TRACER_STATUS_RESULT, ze_zeDriverGetExtensionProperties_slots, 5, 8,
      1,
      ze_zeDriverGetExtensionProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDriverGetExtensionFunctionAddress", TRACER_STATUS_RESULT, ze_zeDriverGetExtensionFunctionAddress_slots, 5, 8,
      1,
      ze_zeDriverGetExtensionFunctionAddress_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGet", TRACER_STATUS_RESULT, ze_zeDeviceGet_slots, 5, 8,
      1,
      ze_zeDeviceGet_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetSubDevices", TRACER_STATUS_RESULT, ze_zeDeviceGetSubDevices_slots, 5, 8,
      1,
      ze_zeDeviceGetSubDevices_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetProperties_slots, 3, 6,
      1,
      ze_zeDeviceGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetComputeProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetComputeProperties_slots, 3, 6,
      1,
      ze_zeDeviceGetComputeProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetModuleProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetModuleProperties_slots, 3, 6,
      1,
      ze_zeDeviceGetModuleProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetCommandQueueGroupProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetCommandQueueGroupProperties_slots, 5, 8,
      1,
      ze_zeDeviceGetCommandQueueGroupProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetMemoryProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetMemoryProperties_slots, 5, 8,
      1,
      ze_zeDeviceGetMemoryProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetMemoryAccessProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetMemoryAccessProperties_slots, 3, 6,
      1,
      ze_zeDeviceGetMemoryAccessProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetCacheProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetCacheProperties_slots, 5, 8,
      1,
      ze_zeDeviceGetCacheProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetImageProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetImageProperties_slots, 3, 6,
      1,
      ze_zeDeviceGetImageProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetExternalMemoryProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetExternalMemoryProperties_slots, 3, 6,
      1,
      ze_zeDeviceGetExternalMemoryProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetP2PProperties", TRACER_STATUS_RESULT, ze_zeDeviceGetP2PProperties_slots, 4, 7,
      1,
      ze_zeDeviceGetP2PProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceCanAccessPeer", TRACER_STATUS_RESULT, ze_zeDeviceCanAccessPeer_slots, 5, 8,
      0,
      ze_zeDeviceCanAccessPeer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetStatus", TRACER_STATUS_RESULT, ze_zeDeviceGetStatus_slots, 2, 5,
      0,
      ze_zeDeviceGetStatus_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetGlobalTimestamps", TRACER_STATUS_RESULT, ze_zeDeviceGetGlobalTimestamps_slots, 6, 9,
      0,
      ze_zeDeviceGetGlobalTimestamps_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextCreate", TRACER_STATUS_RESULT, ze_zeContextCreate_slots, 5, 8,
      1,
      ze_zeContextCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextCreateEx", TRACER_STATUS_RESULT, ze_zeContextCreateEx_slots, 7, 10,
      2,
      ze_zeContextCreateEx_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextDestroy", TRACER_STATUS_RESULT, ze_zeContextDestroy_slots, 2, 5,
      0,
      ze_zeContextDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextGetStatus", TRACER_STATUS_RESULT, ze_zeContextGetStatus_slots, 2, 5,
      0,
      ze_zeContextGetStatus_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandQueueCreate", TRACER_STATUS_RESULT, ze_zeCommandQueueCreate_slots, 6, 9,
      1,
      ze_zeCommandQueueCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandQueueDestroy", TRACER_STATUS_RESULT, ze_zeCommandQueueDestroy_slots, 2, 5,
      0,
      ze_zeCommandQueueDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandQueueExecuteCommandLists", TRACER_STATUS_RESULT, ze_zeCommandQueueExecuteCommandLists_slots, 5, 8,
      1,
      ze_zeCommandQueueExecuteCommandLists_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandQueueSynchronize", TRACER_STATUS_RESULT, ze_zeCommandQueueSynchronize_slots, 3, 6,
      0,
      ze_zeCommandQueueSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListCreate", TRACER_STATUS_RESULT, ze_zeCommandListCreate_slots, 6, 9,
      1,
      ze_zeCommandListCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListCreateImmediate", TRACER_STATUS_RESULT, ze_zeCommandListCreateImmediate_slots, 6, 9,
      1,
      ze_zeCommandListCreateImmediate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListDestroy", TRACER_STATUS_RESULT, ze_zeCommandListDestroy_slots, 2, 5,
      0,
      ze_zeCommandListDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListClose", TRACER_STATUS_RESULT, ze_zeCommandListClose_slots, 2, 5,
      0,
      ze_zeCommandListClose_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListReset", TRACER_STATUS_RESULT, ze_zeCommandListReset_slots, 2, 5,
      0,
      ze_zeCommandListReset_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendWriteGlobalTimestamp", TRACER_STATUS_RESULT, ze_zeCommandListAppendWriteGlobalTimestamp_slots, 7, 10,
      1,
      ze_zeCommandListAppendWriteGlobalTimestamp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendBarrier", TRACER_STATUS_RESULT, ze_zeCommandListAppendBarrier_slots, 5, 8,
      1,
      ze_zeCommandListAppendBarrier_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryRangesBarrier", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryRangesBarrier_slots, 8, 11,
      3,
      ze_zeCommandListAppendMemoryRangesBarrier_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextSystemBarrier", TRACER_STATUS_RESULT, ze_zeContextSystemBarrier_slots, 3, 6,
      0,
      ze_zeContextSystemBarrier_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryCopy", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryCopy_slots, 8, 11,
      1,
      ze_zeCommandListAppendMemoryCopy_formats, 1,
-     TRACER_MEANING_TRANSFER, NULL, "size", {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_TRANSFER, NULL, "size", NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryFill", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryFill_slots, 9, 12,
      1,
      ze_zeCommandListAppendMemoryFill_formats, 1,
-     TRACER_MEANING_TRANSFER, "fill", "size", {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_TRANSFER, "fill", "size", NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryCopyRegion", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryCopyRegion_slots, 13, 16,
      3,
      ze_zeCommandListAppendMemoryCopyRegion_formats, 5,
-     TRACER_MEANING_TRANSFER, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_TRANSFER, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryCopyFromContext", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryCopyFromContext_slots, 9, 12,
      1,
      ze_zeCommandListAppendMemoryCopyFromContext_formats, 1,
-     TRACER_MEANING_TRANSFER, NULL, "size", {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_TRANSFER, NULL, "size", NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopy", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopy_slots, 7, 10,
      1,
      ze_zeCommandListAppendImageCopy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyRegion", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyRegion_slots, 9, 12,
      3,
      ze_zeCommandListAppendImageCopyRegion_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyToMemory", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyToMemory_slots, 8, 11,
      2,
      ze_zeCommandListAppendImageCopyToMemory_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyFromMemory", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyFromMemory_slots, 8, 11,
      2,
      ze_zeCommandListAppendImageCopyFromMemory_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemoryPrefetch", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemoryPrefetch_slots, 4, 7,
      0,
      ze_zeCommandListAppendMemoryPrefetch_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendMemAdvise", TRACER_STATUS_RESULT, ze_zeCommandListAppendMemAdvise_slots, 6, 9,
      0,
      ze_zeCommandListAppendMemAdvise_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolCreate", TRACER_STATUS_RESULT, ze_zeEventPoolCreate_slots, 7, 10,
      2,
      ze_zeEventPoolCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolDestroy", TRACER_STATUS_RESULT, ze_zeEventPoolDestroy_slots, 2, 5,
      0,
      ze_zeEventPoolDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventCreate", TRACER_STATUS_RESULT, ze_zeEventCreate_slots, 5, 8,
      1,
      ze_zeEventCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventDestroy", TRACER_STATUS_RESULT, ze_zeEventDestroy_slots, 2, 5,
      0,
      ze_zeEventDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolGetIpcHandle", TRACER_STATUS_RESULT, ze_zeEventPoolGetIpcHandle_slots, 3, 6,
      0,
      ze_zeEventPoolGetIpcHandle_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolOpenIpcHandle", TRACER_STATUS_RESULT, ze_zeEventPoolOpenIpcHandle_slots, 4, 7,
      1,
      ze_zeEventPoolOpenIpcHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventPoolCloseIpcHandle", TRACER_STATUS_RESULT, ze_zeEventPoolCloseIpcHandle_slots, 2, 5,
      0,
      ze_zeEventPoolCloseIpcHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendSignalEvent", TRACER_STATUS_RESULT, ze_zeCommandListAppendSignalEvent_slots, 3, 6,
      0,
      ze_zeCommandListAppendSignalEvent_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendWaitOnEvents", TRACER_STATUS_RESULT, ze_zeCommandListAppendWaitOnEvents_slots, 4, 7,
      1,
      ze_zeCommandListAppendWaitOnEvents_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventHostSignal", TRACER_STATUS_RESULT, ze_zeEventHostSignal_slots, 2, 5,
      0,
      ze_zeEventHostSignal_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventHostSynchronize", TRACER_STATUS_RESULT, ze_zeEventHostSynchronize_slots, 3, 6,
      0,
      ze_zeEventHostSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventQueryStatus", TRACER_STATUS_RESULT, ze_zeEventQueryStatus_slots, 2, 5,
      0,
      ze_zeEventQueryStatus_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendEventReset", TRACER_STATUS_RESULT, ze_zeCommandListAppendEventReset_slots, 3, 6,
      0,
      ze_zeCommandListAppendEventReset_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventHostReset", TRACER_STATUS_RESULT, ze_zeEventHostReset_slots, 2, 5,
      0,
      ze_zeEventHostReset_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventQueryKernelTimestamp", TRACER_STATUS_RESULT, ze_zeEventQueryKernelTimestamp_slots, 3, 6,
      1,
      ze_zeEventQueryKernelTimestamp_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendQueryKernelTimestamps", TRACER_STATUS_RESULT, ze_zeCommandListAppendQueryKernelTimestamps_slots, 9, 12,
      3,
      ze_zeCommandListAppendQueryKernelTimestamps_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceCreate", TRACER_STATUS_RESULT, ze_zeFenceCreate_slots, 5, 8,
      1,
      ze_zeFenceCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceDestroy", TRACER_STATUS_RESULT, ze_zeFenceDestroy_slots, 2, 5,
      0,
      ze_zeFenceDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceHostSynchronize", TRACER_STATUS_RESULT, ze_zeFenceHostSynchronize_slots, 3, 6,
      0,
      ze_zeFenceHostSynchronize_formats, 1,
-     TRACER_MEANING_SYNC, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_SYNC, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceQueryStatus", TRACER_STATUS_RESULT, ze_zeFenceQueryStatus_slots, 2, 5,
      0,
      ze_zeFenceQueryStatus_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFenceReset", TRACER_STATUS_RESULT, ze_zeFenceReset_slots, 2, 5,
      0,
      ze_zeFenceReset_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageGetProperties", TRACER_STATUS_RESULT, ze_zeImageGetProperties_slots, 4, 7,
      1,
      ze_zeImageGetProperties_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageCreate", TRACER_STATUS_RESULT, ze_zeImageCreate_slots, 6, 9,
      1,
      ze_zeImageCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageDestroy", TRACER_STATUS_RESULT, ze_zeImageDestroy_slots, 2, 5,
      0,
      ze_zeImageDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemAllocShared", TRACER_STATUS_RESULT, ze_zeMemAllocShared_slots, 9, 12,
      2,
      ze_zeMemAllocShared_formats, 5,
-     TRACER_MEANING_ALLOC, NULL, "size", {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemAllocDevice", TRACER_STATUS_RESULT, ze_zeMemAllocDevice_slots, 8, 11,
      1,
      ze_zeMemAllocDevice_formats, 3,
-     TRACER_MEANING_ALLOC, NULL, "size", {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemAllocHost", TRACER_STATUS_RESULT, ze_zeMemAllocHost_slots, 7, 10,
      1,
      ze_zeMemAllocHost_formats, 3,
-     TRACER_MEANING_ALLOC, NULL, "size", {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_ALLOC, NULL, "size", NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemFree", TRACER_STATUS_RESULT, ze_zeMemFree_slots, 3, 6,
      0,
      ze_zeMemFree_formats, 1,
-     TRACER_MEANING_FREE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_FREE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemGetAllocProperties", TRACER_STATUS_RESULT, ze_zeMemGetAllocProperties_slots, 6, 9,
      1,
      ze_zeMemGetAllocProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemGetAddressRange", TRACER_STATUS_RESULT, ze_zeMemGetAddressRange_slots, 7, 10,
      0,
      ze_zeMemGetAddressRange_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemGetIpcHandle", TRACER_STATUS_RESULT, ze_zeMemGetIpcHandle_slots, 4, 7,
      0,
      ze_zeMemGetIpcHandle_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemOpenIpcHandle", TRACER_STATUS_RESULT, ze_zeMemOpenIpcHandle_slots, 6, 9,
      1,
      ze_zeMemOpenIpcHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemCloseIpcHandle", TRACER_STATUS_RESULT, ze_zeMemCloseIpcHandle_slots, 3, 6,
      0,
      ze_zeMemCloseIpcHandle_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleCreate", TRACER_STATUS_RESULT, ze_zeModuleCreate_slots, 8, 11,
      1,
      ze_zeModuleCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleDestroy", TRACER_STATUS_RESULT, ze_zeModuleDestroy_slots, 2, 5,
      0,
      ze_zeModuleDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleDynamicLink", TRACER_STATUS_RESULT, ze_zeModuleDynamicLink_slots, 5, 8,
      1,
      ze_zeModuleDynamicLink_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleBuildLogDestroy", TRACER_STATUS_RESULT, ze_zeModuleBuildLogDestroy_slots, 2, 5,
      0,
      ze_zeModuleBuildLogDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleBuildLogGetString", TRACER_STATUS_RESULT, ze_zeModuleBuildLogGetString_slots, 6, 9,
      0,
      ze_zeModuleBuildLogGetString_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetNativeBinary", TRACER_STATUS_RESULT, ze_zeModuleGetNativeBinary_slots, 6, 9,
      0,
      ze_zeModuleGetNativeBinary_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetGlobalPointer", TRACER_STATUS_RESULT, ze_zeModuleGetGlobalPointer_slots, 7, 10,
      1,
      ze_zeModuleGetGlobalPointer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetKernelNames", TRACER_STATUS_RESULT, ze_zeModuleGetKernelNames_slots, 5, 8,
      1,
      ze_zeModuleGetKernelNames_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetProperties", TRACER_STATUS_RESULT, ze_zeModuleGetProperties_slots, 3, 6,
      1,
      ze_zeModuleGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelCreate", TRACER_STATUS_RESULT, ze_zeKernelCreate_slots, 5, 8,
      1,
      ze_zeKernelCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelDestroy", TRACER_STATUS_RESULT, ze_zeKernelDestroy_slots, 2, 5,
      0,
      ze_zeKernelDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleGetFunctionPointer", TRACER_STATUS_RESULT, ze_zeModuleGetFunctionPointer_slots, 5, 8,
      1,
      ze_zeModuleGetFunctionPointer_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetGroupSize", TRACER_STATUS_RESULT, ze_zeKernelSetGroupSize_slots, 5, 8,
      0,
      ze_zeKernelSetGroupSize_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSuggestGroupSize", TRACER_STATUS_RESULT, ze_zeKernelSuggestGroupSize_slots, 11, 14,
      0,
      ze_zeKernelSuggestGroupSize_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSuggestMaxCooperativeGroupCount", TRACER_STATUS_RESULT, ze_zeKernelSuggestMaxCooperativeGroupCount_slots, 4, 7,
      0,
      ze_zeKernelSuggestMaxCooperativeGroupCount_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetArgumentValue", TRACER_STATUS_RESULT, ze_zeKernelSetArgumentValue_slots, 5, 8,
      0,
      ze_zeKernelSetArgumentValue_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetIndirectAccess", TRACER_STATUS_RESULT, ze_zeKernelSetIndirectAccess_slots, 3, 6,
      0,
      ze_zeKernelSetIndirectAccess_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelGetIndirectAccess", TRACER_STATUS_RESULT, ze_zeKernelGetIndirectAccess_slots, 4, 7,
      0,
      ze_zeKernelGetIndirectAccess_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelGetSourceAttributes", TRACER_STATUS_RESULT, ze_zeKernelGetSourceAttributes_slots, 6, 9,
      0,
      ze_zeKernelGetSourceAttributes_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetCacheConfig", TRACER_STATUS_RESULT, ze_zeKernelSetCacheConfig_slots, 3, 6,
      0,
      ze_zeKernelSetCacheConfig_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelGetProperties", TRACER_STATUS_RESULT, ze_zeKernelGetProperties_slots, 3, 6,
      1,
      ze_zeKernelGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelGetName", TRACER_STATUS_RESULT, ze_zeKernelGetName_slots, 6, 9,
      0,
      ze_zeKernelGetName_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendLaunchKernel", TRACER_STATUS_RESULT, ze_zeCommandListAppendLaunchKernel_slots, 7, 10,
      2,
      ze_zeCommandListAppendLaunchKernel_formats, 3,
-     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendLaunchCooperativeKernel", TRACER_STATUS_RESULT, ze_zeCommandListAppendLaunchCooperativeKernel_slots, 7, 10,
      2,
      ze_zeCommandListAppendLaunchCooperativeKernel_formats, 3,
-     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendLaunchKernelIndirect", TRACER_STATUS_RESULT, ze_zeCommandListAppendLaunchKernelIndirect_slots, 7, 10,
      2,
      ze_zeCommandListAppendLaunchKernelIndirect_formats, 3,
-     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_KERNEL_LAUNCH, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendLaunchMultipleKernelsIndirect", TRACER_STATUS_RESULT, ze_zeCommandListAppendLaunchMultipleKernelsIndirect_slots, 9, 12,
      3,
      ze_zeCommandListAppendLaunchMultipleKernelsIndirect_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextMakeMemoryResident", TRACER_STATUS_RESULT, ze_zeContextMakeMemoryResident_slots, 5, 8,
      0,
      ze_zeContextMakeMemoryResident_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextEvictMemory", TRACER_STATUS_RESULT, ze_zeContextEvictMemory_slots, 5, 8,
      0,
      ze_zeContextEvictMemory_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextMakeImageResident", TRACER_STATUS_RESULT, ze_zeContextMakeImageResident_slots, 4, 7,
      0,
      ze_zeContextMakeImageResident_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeContextEvictImage", TRACER_STATUS_RESULT, ze_zeContextEvictImage_slots, 4, 7,
      0,
      ze_zeContextEvictImage_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeSamplerCreate", TRACER_STATUS_RESULT, ze_zeSamplerCreate_slots, 6, 9,
      1,
      ze_zeSamplerCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeSamplerDestroy", TRACER_STATUS_RESULT, ze_zeSamplerDestroy_slots, 2, 5,
      0,
      ze_zeSamplerDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemReserve", TRACER_STATUS_RESULT, ze_zeVirtualMemReserve_slots, 6, 9,
      0,
      ze_zeVirtualMemReserve_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemFree", TRACER_STATUS_RESULT, ze_zeVirtualMemFree_slots, 4, 7,
      0,
      ze_zeVirtualMemFree_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemQueryPageSize", TRACER_STATUS_RESULT, ze_zeVirtualMemQueryPageSize_slots, 6, 9,
      0,
      ze_zeVirtualMemQueryPageSize_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zePhysicalMemCreate", TRACER_STATUS_RESULT, ze_zePhysicalMemCreate_slots, 6, 9,
      1,
      ze_zePhysicalMemCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zePhysicalMemDestroy", TRACER_STATUS_RESULT, ze_zePhysicalMemDestroy_slots, 3, 6,
      0,
      ze_zePhysicalMemDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemMap", TRACER_STATUS_RESULT, ze_zeVirtualMemMap_slots, 7, 10,
      0,
      ze_zeVirtualMemMap_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemUnmap", TRACER_STATUS_RESULT, ze_zeVirtualMemUnmap_slots, 4, 7,
      0,
      ze_zeVirtualMemUnmap_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemSetAccessAttribute", TRACER_STATUS_RESULT, ze_zeVirtualMemSetAccessAttribute_slots, 5, 8,
      0,
      ze_zeVirtualMemSetAccessAttribute_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeVirtualMemGetAccessAttribute", TRACER_STATUS_RESULT, ze_zeVirtualMemGetAccessAttribute_slots, 8, 11,
      0,
      ze_zeVirtualMemGetAccessAttribute_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSetGlobalOffsetExp", TRACER_STATUS_RESULT, ze_zeKernelSetGlobalOffsetExp_slots, 5, 8,
      0,
      ze_zeKernelSetGlobalOffsetExp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceReserveCacheExt", TRACER_STATUS_RESULT, ze_zeDeviceReserveCacheExt_slots, 4, 7,
      0,
      ze_zeDeviceReserveCacheExt_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceSetCacheAdviceExt", TRACER_STATUS_RESULT, ze_zeDeviceSetCacheAdviceExt_slots, 5, 8,
      0,
      ze_zeDeviceSetCacheAdviceExt_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeEventQueryTimestampsExp", TRACER_STATUS_RESULT, ze_zeEventQueryTimestampsExp_slots, 6, 9,
      1,
      ze_zeEventQueryTimestampsExp_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageGetMemoryPropertiesExp", TRACER_STATUS_RESULT, ze_zeImageGetMemoryPropertiesExp_slots, 3, 6,
      1,
      ze_zeImageGetMemoryPropertiesExp_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageViewCreateExp", TRACER_STATUS_RESULT, ze_zeImageViewCreateExp_slots, 7, 10,
      1,
      ze_zeImageViewCreateExp_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeKernelSchedulingHintExp", TRACER_STATUS_RESULT, ze_zeKernelSchedulingHintExp_slots, 3, 6,
      1,
      ze_zeKernelSchedulingHintExp_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDevicePciGetPropertiesExt", TRACER_STATUS_RESULT, ze_zeDevicePciGetPropertiesExt_slots, 3, 6,
      1,
      ze_zeDevicePciGetPropertiesExt_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyToMemoryExt", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyToMemoryExt_slots, 10, 13,
      2,
      ze_zeCommandListAppendImageCopyToMemoryExt_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeCommandListAppendImageCopyFromMemoryExt", TRACER_STATUS_RESULT, ze_zeCommandListAppendImageCopyFromMemoryExt_slots, 10, 13,
      2,
      ze_zeCommandListAppendImageCopyFromMemoryExt_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeImageGetAllocPropertiesExt", TRACER_STATUS_RESULT, ze_zeImageGetAllocPropertiesExt_slots, 4, 7,
      1,
      ze_zeImageGetAllocPropertiesExt_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeModuleInspectLinkageExt", TRACER_STATUS_RESULT, ze_zeModuleInspectLinkageExt_slots, 6, 9,
      2,
      ze_zeModuleInspectLinkageExt_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeMemFreeExt", TRACER_STATUS_RESULT, ze_zeMemFreeExt_slots, 4, 7,
      1,
      ze_zeMemFreeExt_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricVertexGetExp", TRACER_STATUS_RESULT, ze_zeFabricVertexGetExp_slots, 5, 8,
      1,
      ze_zeFabricVertexGetExp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricVertexGetSubVerticesExp", TRACER_STATUS_RESULT, ze_zeFabricVertexGetSubVerticesExp_slots, 5, 8,
      1,
      ze_zeFabricVertexGetSubVerticesExp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricVertexGetPropertiesExp", TRACER_STATUS_RESULT, ze_zeFabricVertexGetPropertiesExp_slots, 3, 6,
      1,
      ze_zeFabricVertexGetPropertiesExp_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricVertexGetDeviceExp", TRACER_STATUS_RESULT, ze_zeFabricVertexGetDeviceExp_slots, 4, 7,
      0,
      ze_zeFabricVertexGetDeviceExp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeDeviceGetFabricVertexExp", TRACER_STATUS_RESULT, ze_zeDeviceGetFabricVertexExp_slots, 4, 7,
      0,
      ze_zeDeviceGetFabricVertexExp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricEdgeGetExp", TRACER_STATUS_RESULT, ze_zeFabricEdgeGetExp_slots, 6, 9,
      1,
      ze_zeFabricEdgeGetExp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricEdgeGetVerticesExp", TRACER_STATUS_RESULT, ze_zeFabricEdgeGetVerticesExp_slots, 6, 9,
      0,
      ze_zeFabricEdgeGetVerticesExp_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeFabricEdgeGetPropertiesExp", TRACER_STATUS_RESULT, ze_zeFabricEdgeGetPropertiesExp_slots, 3, 6,
      1,
      ze_zeFabricEdgeGetPropertiesExp_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetModuleGetDebugInfo", TRACER_STATUS_RESULT, ze_zetModuleGetDebugInfo_slots, 7, 10,
      0,
      ze_zetModuleGetDebugInfo_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDeviceGetDebugProperties", TRACER_STATUS_RESULT, ze_zetDeviceGetDebugProperties_slots, 3, 6,
      1,
      ze_zetDeviceGetDebugProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugAttach", TRACER_STATUS_RESULT, ze_zetDebugAttach_slots, 5, 8,
      1,
      ze_zetDebugAttach_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugDetach", TRACER_STATUS_RESULT, ze_zetDebugDetach_slots, 2, 5,
      0,
      ze_zetDebugDetach_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugReadEvent", TRACER_STATUS_RESULT, ze_zetDebugReadEvent_slots, 4, 7,
      1,
      ze_zetDebugReadEvent_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugAcknowledgeEvent", TRACER_STATUS_RESULT, ze_zetDebugAcknowledgeEvent_slots, 3, 6,
      1,
      ze_zetDebugAcknowledgeEvent_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugInterrupt", TRACER_STATUS_RESULT, ze_zetDebugInterrupt_slots, 2, 5,
      1,
      ze_zetDebugInterrupt_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugResume", TRACER_STATUS_RESULT, ze_zetDebugResume_slots, 2, 5,
      1,
      ze_zetDebugResume_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugReadMemory", TRACER_STATUS_RESULT, ze_zetDebugReadMemory_slots, 5, 8,
      2,
      ze_zetDebugReadMemory_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugWriteMemory", TRACER_STATUS_RESULT, ze_zetDebugWriteMemory_slots, 5, 8,
      2,
      ze_zetDebugWriteMemory_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugGetRegisterSetProperties", TRACER_STATUS_RESULT, ze_zetDebugGetRegisterSetProperties_slots, 5, 8,
      1,
      ze_zetDebugGetRegisterSetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugReadRegisters", TRACER_STATUS_RESULT, ze_zetDebugReadRegisters_slots, 6, 9,
      2,
      ze_zetDebugReadRegisters_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetDebugWriteRegisters", TRACER_STATUS_RESULT, ze_zetDebugWriteRegisters_slots, 6, 9,
      2,
      ze_zetDebugWriteRegisters_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGroupGet", TRACER_STATUS_RESULT, ze_zetMetricGroupGet_slots, 5, 8,
      1,
      ze_zetMetricGroupGet_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGroupGetProperties", TRACER_STATUS_RESULT, ze_zetMetricGroupGetProperties_slots, 3, 6,
      1,
      ze_zetMetricGroupGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGroupCalculateMetricValues", TRACER_STATUS_RESULT, ze_zetMetricGroupCalculateMetricValues_slots, 8, 11,
      2,
      ze_zetMetricGroupCalculateMetricValues_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGet", TRACER_STATUS_RESULT, ze_zetMetricGet_slots, 5, 8,
      1,
      ze_zetMetricGet_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGetProperties", TRACER_STATUS_RESULT, ze_zetMetricGetProperties_slots, 3, 6,
      1,
      ze_zetMetricGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetContextActivateMetricGroups", TRACER_STATUS_RESULT, ze_zetContextActivateMetricGroups_slots, 5, 8,
      1,
      ze_zetContextActivateMetricGroups_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricStreamerOpen", TRACER_STATUS_RESULT, ze_zetMetricStreamerOpen_slots, 8, 11,
      1,
      ze_zetMetricStreamerOpen_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetCommandListAppendMetricStreamerMarker", TRACER_STATUS_RESULT, ze_zetCommandListAppendMetricStreamerMarker_slots, 4, 7,
      0,
      ze_zetCommandListAppendMetricStreamerMarker_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricStreamerClose", TRACER_STATUS_RESULT, ze_zetMetricStreamerClose_slots, 2, 5,
      0,
      ze_zetMetricStreamerClose_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricStreamerReadData", TRACER_STATUS_RESULT, ze_zetMetricStreamerReadData_slots, 6, 9,
      1,
      ze_zetMetricStreamerReadData_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryPoolCreate", TRACER_STATUS_RESULT, ze_zetMetricQueryPoolCreate_slots, 7, 10,
      1,
      ze_zetMetricQueryPoolCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryPoolDestroy", TRACER_STATUS_RESULT, ze_zetMetricQueryPoolDestroy_slots, 2, 5,
      0,
      ze_zetMetricQueryPoolDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryCreate", TRACER_STATUS_RESULT, ze_zetMetricQueryCreate_slots, 5, 8,
      0,
      ze_zetMetricQueryCreate_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryDestroy", TRACER_STATUS_RESULT, ze_zetMetricQueryDestroy_slots, 2, 5,
      0,
      ze_zetMetricQueryDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryReset", TRACER_STATUS_RESULT, ze_zetMetricQueryReset_slots, 2, 5,
      0,
      ze_zetMetricQueryReset_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetCommandListAppendMetricQueryBegin", TRACER_STATUS_RESULT, ze_zetCommandListAppendMetricQueryBegin_slots, 3, 6,
      0,
      ze_zetCommandListAppendMetricQueryBegin_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetCommandListAppendMetricQueryEnd", TRACER_STATUS_RESULT, ze_zetCommandListAppendMetricQueryEnd_slots, 6, 9,
      0,
      ze_zetCommandListAppendMetricQueryEnd_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetCommandListAppendMetricMemoryBarrier", TRACER_STATUS_RESULT, ze_zetCommandListAppendMetricMemoryBarrier_slots, 2, 5,
      0,
      ze_zetCommandListAppendMetricMemoryBarrier_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricQueryGetData", TRACER_STATUS_RESULT, ze_zetMetricQueryGetData_slots, 5, 8,
      1,
      ze_zetMetricQueryGetData_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetKernelGetProfileInfo", TRACER_STATUS_RESULT, ze_zetKernelGetProfileInfo_slots, 3, 6,
      0,
      ze_zetKernelGetProfileInfo_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpCreate", TRACER_STATUS_RESULT, ze_zetTracerExpCreate_slots, 5, 8,
      1,
      ze_zetTracerExpCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpDestroy", TRACER_STATUS_RESULT, ze_zetTracerExpDestroy_slots, 2, 5,
      0,
      ze_zetTracerExpDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpSetPrologues", TRACER_STATUS_RESULT, ze_zetTracerExpSetPrologues_slots, 3, 6,
      1,
      ze_zetTracerExpSetPrologues_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpSetEpilogues", TRACER_STATUS_RESULT, ze_zetTracerExpSetEpilogues_slots, 3, 6,
      1,
      ze_zetTracerExpSetEpilogues_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetTracerExpSetEnabled", TRACER_STATUS_RESULT, ze_zetTracerExpSetEnabled_slots, 3, 6,
      0,
      ze_zetTracerExpSetEnabled_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetMetricGroupCalculateMultipleMetricValuesExp", TRACER_STATUS_RESULT, ze_zetMetricGroupCalculateMultipleMetricValuesExp_slots, 11, 14,
      3,
      ze_zetMetricGroupCalculateMultipleMetricValuesExp_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceGetProperties", TRACER_STATUS_RESULT, ze_zesDeviceGetProperties_slots, 3, 6,
      1,
      ze_zesDeviceGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceGetState", TRACER_STATUS_RESULT, ze_zesDeviceGetState_slots, 3, 6,
      1,
      ze_zesDeviceGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceReset", TRACER_STATUS_RESULT, ze_zesDeviceReset_slots, 3, 6,
      0,
      ze_zesDeviceReset_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceProcessesGetState", TRACER_STATUS_RESULT, ze_zesDeviceProcessesGetState_slots, 5, 8,
      1,
      ze_zesDeviceProcessesGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDevicePciGetProperties", TRACER_STATUS_RESULT, ze_zesDevicePciGetProperties_slots, 3, 6,
      1,
      ze_zesDevicePciGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDevicePciGetState", TRACER_STATUS_RESULT, ze_zesDevicePciGetState_slots, 3, 6,
      1,
      ze_zesDevicePciGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDevicePciGetBars", TRACER_STATUS_RESULT, ze_zesDevicePciGetBars_slots, 5, 8,
      1,
      ze_zesDevicePciGetBars_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDevicePciGetStats", TRACER_STATUS_RESULT, ze_zesDevicePciGetStats_slots, 3, 6,
      1,
      ze_zesDevicePciGetStats_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumDiagnosticTestSuites", TRACER_STATUS_RESULT, ze_zesDeviceEnumDiagnosticTestSuites_slots, 5, 8,
      1,
      ze_zesDeviceEnumDiagnosticTestSuites_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDiagnosticsGetProperties", TRACER_STATUS_RESULT, ze_zesDiagnosticsGetProperties_slots, 3, 6,
      1,
      ze_zesDiagnosticsGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDiagnosticsGetTests", TRACER_STATUS_RESULT, ze_zesDiagnosticsGetTests_slots, 5, 8,
      1,
      ze_zesDiagnosticsGetTests_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDiagnosticsRunTests", TRACER_STATUS_RESULT, ze_zesDiagnosticsRunTests_slots, 6, 9,
      0,
      ze_zesDiagnosticsRunTests_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEccAvailable", TRACER_STATUS_RESULT, ze_zesDeviceEccAvailable_slots, 4, 7,
      0,
      ze_zesDeviceEccAvailable_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEccConfigurable", TRACER_STATUS_RESULT, ze_zesDeviceEccConfigurable_slots, 4, 7,
      0,
      ze_zesDeviceEccConfigurable_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceGetEccState", TRACER_STATUS_RESULT, ze_zesDeviceGetEccState_slots, 3, 6,
      0,
      ze_zesDeviceGetEccState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceSetEccState", TRACER_STATUS_RESULT, ze_zesDeviceSetEccState_slots, 4, 7,
      1,
      ze_zesDeviceSetEccState_formats, 5,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumEngineGroups", TRACER_STATUS_RESULT, ze_zesDeviceEnumEngineGroups_slots, 5, 8,
      1,
      ze_zesDeviceEnumEngineGroups_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesEngineGetProperties", TRACER_STATUS_RESULT, ze_zesEngineGetProperties_slots, 3, 6,
      1,
      ze_zesEngineGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesEngineGetActivity", TRACER_STATUS_RESULT, ze_zesEngineGetActivity_slots, 3, 6,
      1,
      ze_zesEngineGetActivity_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEventRegister", TRACER_STATUS_RESULT, ze_zesDeviceEventRegister_slots, 3, 6,
      0,
      ze_zesDeviceEventRegister_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDriverEventListen", TRACER_STATUS_RESULT, ze_zesDriverEventListen_slots, 9, 12,
      1,
      ze_zesDriverEventListen_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDriverEventListenEx", TRACER_STATUS_RESULT, ze_zesDriverEventListenEx_slots, 9, 12,
      1,
      ze_zesDriverEventListenEx_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumFabricPorts", TRACER_STATUS_RESULT, ze_zesDeviceEnumFabricPorts_slots, 5, 8,
      1,
      ze_zesDeviceEnumFabricPorts_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetProperties", TRACER_STATUS_RESULT, ze_zesFabricPortGetProperties_slots, 3, 6,
      1,
      ze_zesFabricPortGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetLinkType", TRACER_STATUS_RESULT, ze_zesFabricPortGetLinkType_slots, 3, 6,
      1,
      ze_zesFabricPortGetLinkType_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetConfig", TRACER_STATUS_RESULT, ze_zesFabricPortGetConfig_slots, 3, 6,
      1,
      ze_zesFabricPortGetConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortSetConfig", TRACER_STATUS_RESULT, ze_zesFabricPortSetConfig_slots, 3, 6,
      1,
      ze_zesFabricPortSetConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetState", TRACER_STATUS_RESULT, ze_zesFabricPortGetState_slots, 3, 6,
      1,
      ze_zesFabricPortGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFabricPortGetThroughput", TRACER_STATUS_RESULT, ze_zesFabricPortGetThroughput_slots, 3, 6,
      1,
      ze_zesFabricPortGetThroughput_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumFans", TRACER_STATUS_RESULT, ze_zesDeviceEnumFans_slots, 5, 8,
      1,
      ze_zesDeviceEnumFans_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanGetProperties", TRACER_STATUS_RESULT, ze_zesFanGetProperties_slots, 3, 6,
      1,
      ze_zesFanGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanGetConfig", TRACER_STATUS_RESULT, ze_zesFanGetConfig_slots, 3, 6,
      1,
      ze_zesFanGetConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanSetDefaultMode", TRACER_STATUS_RESULT, ze_zesFanSetDefaultMode_slots, 2, 5,
      0,
      ze_zesFanSetDefaultMode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanSetFixedSpeedMode", TRACER_STATUS_RESULT, ze_zesFanSetFixedSpeedMode_slots, 3, 6,
      1,
      ze_zesFanSetFixedSpeedMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanSetSpeedTableMode", TRACER_STATUS_RESULT, ze_zesFanSetSpeedTableMode_slots, 3, 6,
      1,
      ze_zesFanSetSpeedTableMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFanGetState", TRACER_STATUS_RESULT, ze_zesFanGetState_slots, 5, 8,
      0,
      ze_zesFanGetState_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumFirmwares", TRACER_STATUS_RESULT, ze_zesDeviceEnumFirmwares_slots, 5, 8,
      1,
      ze_zesDeviceEnumFirmwares_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFirmwareGetProperties", TRACER_STATUS_RESULT, ze_zesFirmwareGetProperties_slots, 3, 6,
      1,
      ze_zesFirmwareGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFirmwareFlash", TRACER_STATUS_RESULT, ze_zesFirmwareFlash_slots, 4, 7,
      0,
      ze_zesFirmwareFlash_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumFrequencyDomains", TRACER_STATUS_RESULT, ze_zesDeviceEnumFrequencyDomains_slots, 5, 8,
      1,
      ze_zesDeviceEnumFrequencyDomains_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetProperties", TRACER_STATUS_RESULT, ze_zesFrequencyGetProperties_slots, 3, 6,
      1,
      ze_zesFrequencyGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetAvailableClocks", TRACER_STATUS_RESULT, ze_zesFrequencyGetAvailableClocks_slots, 5, 8,
      1,
      ze_zesFrequencyGetAvailableClocks_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetRange", TRACER_STATUS_RESULT, ze_zesFrequencyGetRange_slots, 3, 6,
      1,
      ze_zesFrequencyGetRange_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencySetRange", TRACER_STATUS_RESULT, ze_zesFrequencySetRange_slots, 3, 6,
      1,
      ze_zesFrequencySetRange_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetState", TRACER_STATUS_RESULT, ze_zesFrequencyGetState_slots, 3, 6,
      1,
      ze_zesFrequencyGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyGetThrottleTime", TRACER_STATUS_RESULT, ze_zesFrequencyGetThrottleTime_slots, 3, 6,
      1,
      ze_zesFrequencyGetThrottleTime_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetCapabilities", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetCapabilities_slots, 3, 6,
      1,
      ze_zesFrequencyOcGetCapabilities_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetFrequencyTarget", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetFrequencyTarget_slots, 4, 7,
      0,
      ze_zesFrequencyOcGetFrequencyTarget_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetFrequencyTarget", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetFrequencyTarget_slots, 3, 6,
      0,
      ze_zesFrequencyOcSetFrequencyTarget_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetVoltageTarget", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetVoltageTarget_slots, 6, 9,
      0,
      ze_zesFrequencyOcGetVoltageTarget_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetVoltageTarget", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetVoltageTarget_slots, 4, 7,
      0,
      ze_zesFrequencyOcSetVoltageTarget_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetMode", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetMode_slots, 3, 6,
      0,
      ze_zesFrequencyOcSetMode_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetMode", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetMode_slots, 4, 7,
      0,
      ze_zesFrequencyOcGetMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetIccMax", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetIccMax_slots, 4, 7,
      0,
      ze_zesFrequencyOcGetIccMax_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetIccMax", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetIccMax_slots, 3, 6,
      0,
      ze_zesFrequencyOcSetIccMax_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcGetTjMax", TRACER_STATUS_RESULT, ze_zesFrequencyOcGetTjMax_slots, 4, 7,
      0,
      ze_zesFrequencyOcGetTjMax_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesFrequencyOcSetTjMax", TRACER_STATUS_RESULT, ze_zesFrequencyOcSetTjMax_slots, 3, 6,
      0,
      ze_zesFrequencyOcSetTjMax_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumLeds", TRACER_STATUS_RESULT, ze_zesDeviceEnumLeds_slots, 5, 8,
      1,
      ze_zesDeviceEnumLeds_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesLedGetProperties", TRACER_STATUS_RESULT, ze_zesLedGetProperties_slots, 3, 6,
      1,
      ze_zesLedGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesLedGetState", TRACER_STATUS_RESULT, ze_zesLedGetState_slots, 3, 6,
      1,
      ze_zesLedGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesLedSetState", TRACER_STATUS_RESULT, ze_zesLedSetState_slots, 3, 6,
      0,
      ze_zesLedSetState_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesLedSetColor", TRACER_STATUS_RESULT, ze_zesLedSetColor_slots, 3, 6,
      1,
      ze_zesLedSetColor_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumMemoryModules", TRACER_STATUS_RESULT, ze_zesDeviceEnumMemoryModules_slots, 5, 8,
      1,
      ze_zesDeviceEnumMemoryModules_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesMemoryGetProperties", TRACER_STATUS_RESULT, ze_zesMemoryGetProperties_slots, 3, 6,
      1,
      ze_zesMemoryGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesMemoryGetState", TRACER_STATUS_RESULT, ze_zesMemoryGetState_slots, 3, 6,
      1,
      ze_zesMemoryGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesMemoryGetBandwidth", TRACER_STATUS_RESULT, ze_zesMemoryGetBandwidth_slots, 3, 6,
      1,
      ze_zesMemoryGetBandwidth_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumPerformanceFactorDomains", TRACER_STATUS_RESULT, ze_zesDeviceEnumPerformanceFactorDomains_slots, 5, 8,
      1,
      ze_zesDeviceEnumPerformanceFactorDomains_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPerformanceFactorGetProperties", TRACER_STATUS_RESULT, ze_zesPerformanceFactorGetProperties_slots, 3, 6,
      1,
      ze_zesPerformanceFactorGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPerformanceFactorGetConfig", TRACER_STATUS_RESULT, ze_zesPerformanceFactorGetConfig_slots, 4, 7,
      0,
      ze_zesPerformanceFactorGetConfig_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPerformanceFactorSetConfig", TRACER_STATUS_RESULT, ze_zesPerformanceFactorSetConfig_slots, 3, 6,
      0,
      ze_zesPerformanceFactorSetConfig_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumPowerDomains", TRACER_STATUS_RESULT, ze_zesDeviceEnumPowerDomains_slots, 5, 8,
      1,
      ze_zesDeviceEnumPowerDomains_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceGetCardPowerDomain", TRACER_STATUS_RESULT, ze_zesDeviceGetCardPowerDomain_slots, 4, 7,
      0,
      ze_zesDeviceGetCardPowerDomain_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetProperties", TRACER_STATUS_RESULT, ze_zesPowerGetProperties_slots, 3, 6,
      1,
      ze_zesPowerGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetEnergyCounter", TRACER_STATUS_RESULT, ze_zesPowerGetEnergyCounter_slots, 3, 6,
      1,
      ze_zesPowerGetEnergyCounter_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetLimits", TRACER_STATUS_RESULT, ze_zesPowerGetLimits_slots, 5, 8,
      3,
      ze_zesPowerGetLimits_formats, 7,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerSetLimits", TRACER_STATUS_RESULT, ze_zesPowerSetLimits_slots, 5, 8,
      3,
      ze_zesPowerSetLimits_formats, 7,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetEnergyThreshold", TRACER_STATUS_RESULT, ze_zesPowerGetEnergyThreshold_slots, 3, 6,
      1,
      ze_zesPowerGetEnergyThreshold_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerSetEnergyThreshold", TRACER_STATUS_RESULT, ze_zesPowerSetEnergyThreshold_slots, 3, 6,
      0,
      ze_zesPowerSetEnergyThreshold_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumPsus", TRACER_STATUS_RESULT, ze_zesDeviceEnumPsus_slots, 5, 8,
      1,
      ze_zesDeviceEnumPsus_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPsuGetProperties", TRACER_STATUS_RESULT, ze_zesPsuGetProperties_slots, 3, 6,
      1,
      ze_zesPsuGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPsuGetState", TRACER_STATUS_RESULT, ze_zesPsuGetState_slots, 3, 6,
      1,
      ze_zesPsuGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumRasErrorSets", TRACER_STATUS_RESULT, ze_zesDeviceEnumRasErrorSets_slots, 5, 8,
      1,
      ze_zesDeviceEnumRasErrorSets_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesRasGetProperties", TRACER_STATUS_RESULT, ze_zesRasGetProperties_slots, 3, 6,
      1,
      ze_zesRasGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesRasGetConfig", TRACER_STATUS_RESULT, ze_zesRasGetConfig_slots, 3, 6,
      1,
      ze_zesRasGetConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesRasSetConfig", TRACER_STATUS_RESULT, ze_zesRasSetConfig_slots, 3, 6,
      1,
      ze_zesRasSetConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesRasGetState", TRACER_STATUS_RESULT, ze_zesRasGetState_slots, 4, 7,
      1,
      ze_zesRasGetState_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumSchedulers", TRACER_STATUS_RESULT, ze_zesDeviceEnumSchedulers_slots, 5, 8,
      1,
      ze_zesDeviceEnumSchedulers_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerGetProperties", TRACER_STATUS_RESULT, ze_zesSchedulerGetProperties_slots, 3, 6,
      1,
      ze_zesSchedulerGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerGetCurrentMode", TRACER_STATUS_RESULT, ze_zesSchedulerGetCurrentMode_slots, 4, 7,
      0,
      ze_zesSchedulerGetCurrentMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerGetTimeoutModeProperties", TRACER_STATUS_RESULT, ze_zesSchedulerGetTimeoutModeProperties_slots, 4, 7,
      1,
      ze_zesSchedulerGetTimeoutModeProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerGetTimesliceModeProperties", TRACER_STATUS_RESULT, ze_zesSchedulerGetTimesliceModeProperties_slots, 4, 7,
      1,
      ze_zesSchedulerGetTimesliceModeProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerSetTimeoutMode", TRACER_STATUS_RESULT, ze_zesSchedulerSetTimeoutMode_slots, 5, 8,
      1,
      ze_zesSchedulerSetTimeoutMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerSetTimesliceMode", TRACER_STATUS_RESULT, ze_zesSchedulerSetTimesliceMode_slots, 5, 8,
      1,
      ze_zesSchedulerSetTimesliceMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerSetExclusiveMode", TRACER_STATUS_RESULT, ze_zesSchedulerSetExclusiveMode_slots, 4, 7,
      0,
      ze_zesSchedulerSetExclusiveMode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesSchedulerSetComputeUnitDebugMode", TRACER_STATUS_RESULT, ze_zesSchedulerSetComputeUnitDebugMode_slots, 4, 7,
      0,
      ze_zesSchedulerSetComputeUnitDebugMode_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumStandbyDomains", TRACER_STATUS_RESULT, ze_zesDeviceEnumStandbyDomains_slots, 5, 8,
      1,
      ze_zesDeviceEnumStandbyDomains_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesStandbyGetProperties", TRACER_STATUS_RESULT, ze_zesStandbyGetProperties_slots, 3, 6,
      1,
      ze_zesStandbyGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesStandbyGetMode", TRACER_STATUS_RESULT, ze_zesStandbyGetMode_slots, 4, 7,
      0,
      ze_zesStandbyGetMode_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesStandbySetMode", TRACER_STATUS_RESULT, ze_zesStandbySetMode_slots, 3, 6,
      0,
      ze_zesStandbySetMode_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesDeviceEnumTemperatureSensors", TRACER_STATUS_RESULT, ze_zesDeviceEnumTemperatureSensors_slots, 5, 8,
      1,
      ze_zesDeviceEnumTemperatureSensors_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesTemperatureGetProperties", TRACER_STATUS_RESULT, ze_zesTemperatureGetProperties_slots, 3, 6,
      1,
      ze_zesTemperatureGetProperties_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesTemperatureGetConfig", TRACER_STATUS_RESULT, ze_zesTemperatureGetConfig_slots, 3, 6,
      1,
      ze_zesTemperatureGetConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesTemperatureSetConfig", TRACER_STATUS_RESULT, ze_zesTemperatureSetConfig_slots, 3, 6,
      1,
      ze_zesTemperatureSetConfig_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesTemperatureGetState", TRACER_STATUS_RESULT, ze_zesTemperatureGetState_slots, 4, 7,
      0,
      ze_zesTemperatureGetState_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerGetLimitsExt", TRACER_STATUS_RESULT, ze_zesPowerGetLimitsExt_slots, 5, 8,
      1,
      ze_zesPowerGetLimitsExt_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesPowerSetLimitsExt", TRACER_STATUS_RESULT, ze_zesPowerSetLimitsExt_slots, 4, 7,
      1,
      ze_zesPowerSetLimitsExt_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetGlobalProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetGlobalProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetGlobalProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetDriverProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetDriverProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetDriverProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetDeviceProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetDeviceProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetDeviceProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetDeviceExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetDeviceExpProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetDeviceExpProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetContextProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetContextProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetContextProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetCommandQueueProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetCommandQueueProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetCommandQueueProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetCommandListProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetCommandListProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetCommandListProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetImageProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetImageProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetImageProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetImageExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetImageExpProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetImageExpProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetFenceProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetFenceProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetFenceProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetEventPoolProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetEventPoolProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetEventPoolProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetEventProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetEventProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetEventProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetEventExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetEventExpProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetEventExpProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetModuleProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetModuleProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetModuleProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetModuleBuildLogProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetModuleBuildLogProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetModuleBuildLogProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetKernelProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetKernelProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetKernelProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetKernelExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetKernelExpProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetKernelExpProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetSamplerProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetSamplerProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetSamplerProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetPhysicalMemProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetPhysicalMemProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetPhysicalMemProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetMemProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetMemProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetMemProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetVirtualMemProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetVirtualMemProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetVirtualMemProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetFabricVertexExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetFabricVertexExpProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetFabricVertexExpProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zeGetFabricEdgeExpProcAddrTable", TRACER_STATUS_RESULT, ze_zeGetFabricEdgeExpProcAddrTable_slots, 3, 6,
      1,
      ze_zeGetFabricEdgeExpProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetDeviceProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetDeviceProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetDeviceProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetContextProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetContextProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetContextProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetCommandListProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetCommandListProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetCommandListProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetModuleProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetModuleProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetModuleProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetKernelProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetKernelProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetKernelProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricGroupProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricGroupProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetMetricGroupProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricGroupExpProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricGroupExpProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetMetricGroupExpProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetMetricProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricStreamerProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricStreamerProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetMetricStreamerProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricQueryPoolProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricQueryPoolProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetMetricQueryPoolProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetMetricQueryProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetMetricQueryProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetMetricQueryProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetTracerExpProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetTracerExpProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetTracerExpProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zetGetDebugProcAddrTable", TRACER_STATUS_RESULT, ze_zetGetDebugProcAddrTable_slots, 3, 6,
      1,
      ze_zetGetDebugProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetDriverProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetDriverProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetDriverProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetDeviceProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetDeviceProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetDeviceProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetSchedulerProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetSchedulerProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetSchedulerProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetPerformanceFactorProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetPerformanceFactorProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetPerformanceFactorProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetPowerProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetPowerProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetPowerProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetFrequencyProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetFrequencyProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetFrequencyProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetEngineProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetEngineProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetEngineProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetStandbyProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetStandbyProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetStandbyProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetFirmwareProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetFirmwareProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetFirmwareProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetMemoryProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetMemoryProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetMemoryProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetFabricPortProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetFabricPortProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetFabricPortProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetTemperatureProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetTemperatureProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetTemperatureProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetPsuProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetPsuProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetPsuProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetFanProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetFanProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetFanProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetLedProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetLedProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetLedProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetRasProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetRasProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetRasProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zesGetDiagnosticsProcAddrTable", TRACER_STATUS_RESULT, ze_zesGetDiagnosticsProcAddrTable_slots, 3, 6,
      1,
      ze_zesGetDiagnosticsProcAddrTable_formats, 4,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelLoaderGetVersions", TRACER_STATUS_RESULT, ze_zelLoaderGetVersions_slots, 4, 7,
      0,
      ze_zelLoaderGetVersions_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelLoaderTranslateHandle", TRACER_STATUS_RESULT, ze_zelLoaderTranslateHandle_slots, 5, 8,
      0,
      ze_zelLoaderTranslateHandle_formats, 2,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerCreate", TRACER_STATUS_RESULT, ze_zelTracerCreate_slots, 4, 7,
      1,
      ze_zelTracerCreate_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerDestroy", TRACER_STATUS_RESULT, ze_zelTracerDestroy_slots, 2, 5,
      0,
      ze_zelTracerDestroy_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerSetPrologues", TRACER_STATUS_RESULT, ze_zelTracerSetPrologues_slots, 3, 6,
      1,
      ze_zelTracerSetPrologues_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerSetEpilogues", TRACER_STATUS_RESULT, ze_zelTracerSetEpilogues_slots, 3, 6,
      1,
      ze_zelTracerSetEpilogues_formats, 3,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
     {"zelTracerSetEnabled", TRACER_STATUS_RESULT, ze_zelTracerSetEnabled_slots, 3, 6,
      0,
      ze_zelTracerSetEnabled_formats, 1,
-     TRACER_MEANING_NONE, NULL, NULL, {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+     TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
+     {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
+};
+
+static const char *const ze_environment[] = {
+    NULL,
 };
 
 const struct tracer_backend_desc tracer_backend_ze = {
@@ -8549,6 +9180,8 @@ const struct tracer_backend_desc tracer_backend_ze = {
     INT64_C(0),
     &ze_names_0,
     0,
+    "",
+    ze_environment,
     "libze_loader.so.1",
     "",
 };

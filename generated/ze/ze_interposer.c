@@ -6,6 +6,7 @@
  */
 #include "ze_args.h"
 #include "ze_tracepoints.h"
+#include "tracer_recording.h"
 
 /* Calls that the library, or the hooks, make while a traced call of this backend runs
  * on the same thread are not traced again: they are the library's own business. A call
@@ -741,10 +742,11 @@ ze_result_t zeInit(ze_init_flags_t flags) {
   if (!tracer_real)
     tracer_real = (ze_zeInit_fn *)tracer_resolve(
         "libze_loader.so.1", "zeInit", (void **)&ze_real.zeInit);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
@@ -777,6 +779,7 @@ ze_result_t zeInit(ze_init_flags_t flags) {
   tracer_args.tracer_result = tracer_real(tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(0, tracer_depth, tracer_args.tracer_status);
@@ -797,10 +800,11 @@ ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
   if (!tracer_real)
     tracer_real = (ze_zeDriverGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGet", (void **)&ze_real.zeDriverGet);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pCount, phDrivers);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
@@ -835,6 +839,7 @@ ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
   tracer_args.tracer_result = tracer_real(tracer_args.pCount, tracer_args.phDrivers);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
@@ -856,10 +861,11 @@ ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetApiVersion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetApiVersion", (void **)&ze_real.zeDriverGetApiVersion);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
@@ -894,6 +900,7 @@ ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *
   tracer_args.tracer_result = tracer_real(tracer_args.hDriver, tracer_args.version);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(2, tracer_depth, tracer_args.tracer_status);
@@ -916,10 +923,11 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetProperties", (void **)&ze_real.zeDriverGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pDriverProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
@@ -954,6 +962,7 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
   tracer_args.tracer_result = tracer_real(tracer_args.hDriver, tracer_args.pDriverProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(3, tracer_depth, tracer_args.tracer_status);
@@ -975,10 +984,11 @@ ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetIpcProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetIpcProperties", (void **)&ze_real.zeDriverGetIpcProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pIpcProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
@@ -1013,6 +1023,7 @@ ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
   tracer_args.tracer_result = tracer_real(tracer_args.hDriver, tracer_args.pIpcProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(4, tracer_depth, tracer_args.tracer_status);
@@ -1034,10 +1045,11 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t 
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetExtensionProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetExtensionProperties", (void **)&ze_real.zeDriverGetExtensionProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, pExtensionProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
@@ -1075,6 +1087,7 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t 
                                           tracer_args.pExtensionProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(5, tracer_depth, tracer_args.tracer_status);
@@ -1097,10 +1110,11 @@ ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, cons
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetExtensionFunctionAddress", (void **)&ze_real.zeDriverGetExtensionFunctionAddress);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, name, ppFunctionAddress);
   }
   ze_depth++;
@@ -1120,6 +1134,7 @@ ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, cons
                                           tracer_args.ppFunctionAddress);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeDriverGetExtensionFunctionAddress_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -1142,10 +1157,11 @@ ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGet", (void **)&ze_real.zeDeviceGet);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phDevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
@@ -1183,6 +1199,7 @@ ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_
                                           tracer_args.phDevices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(7, tracer_depth, tracer_args.tracer_status);
@@ -1205,10 +1222,11 @@ ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetSubDevices_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetSubDevices", (void **)&ze_real.zeDeviceGetSubDevices);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phSubdevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
@@ -1246,6 +1264,7 @@ ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
                                           tracer_args.phSubdevices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
@@ -1268,10 +1287,11 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetProperties", (void **)&ze_real.zeDeviceGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDeviceProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
@@ -1306,6 +1326,7 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pDeviceProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(9, tracer_depth, tracer_args.tracer_status);
@@ -1327,10 +1348,11 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetComputeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetComputeProperties", (void **)&ze_real.zeDeviceGetComputeProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pComputeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
@@ -1365,6 +1387,7 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pComputeProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(10, tracer_depth, tracer_args.tracer_status);
@@ -1386,10 +1409,11 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetModuleProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetModuleProperties", (void **)&ze_real.zeDeviceGetModuleProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
@@ -1424,6 +1448,7 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pModuleProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
@@ -1445,10 +1470,11 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetCommandQueueGroupProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetCommandQueueGroupProperties", (void **)&ze_real.zeDeviceGetCommandQueueGroupProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
@@ -1486,6 +1512,7 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
                                           tracer_args.pCommandQueueGroupProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(12, tracer_depth, tracer_args.tracer_status);
@@ -1508,10 +1535,11 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pC
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetMemoryProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetMemoryProperties", (void **)&ze_real.zeDeviceGetMemoryProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pMemProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
@@ -1549,6 +1577,7 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pC
                                           tracer_args.pMemProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
@@ -1571,10 +1600,11 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetMemoryAccessProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetMemoryAccessProperties", (void **)&ze_real.zeDeviceGetMemoryAccessProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pMemAccessProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
@@ -1609,6 +1639,7 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pMemAccessProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(14, tracer_depth, tracer_args.tracer_status);
@@ -1630,10 +1661,11 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetCacheProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetCacheProperties", (void **)&ze_real.zeDeviceGetCacheProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCacheProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
@@ -1671,6 +1703,7 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCo
                                           tracer_args.pCacheProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(15, tracer_depth, tracer_args.tracer_status);
@@ -1693,10 +1726,11 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetImageProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetImageProperties", (void **)&ze_real.zeDeviceGetImageProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
@@ -1731,6 +1765,7 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pImageProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(16, tracer_depth, tracer_args.tracer_status);
@@ -1752,10 +1787,11 @@ ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetExternalMemoryProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetExternalMemoryProperties", (void **)&ze_real.zeDeviceGetExternalMemoryProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pExternalMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
@@ -1791,6 +1827,7 @@ ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
                                           tracer_args.pExternalMemoryProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(17, tracer_depth, tracer_args.tracer_status);
@@ -1812,10 +1849,11 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetP2PProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetP2PProperties", (void **)&ze_real.zeDeviceGetP2PProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, pP2PProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
@@ -1853,6 +1891,7 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
                                           tracer_args.pP2PProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(18, tracer_depth, tracer_args.tracer_status);
@@ -1874,10 +1913,11 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
   if (!tracer_real)
     tracer_real = (ze_zeDeviceCanAccessPeer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceCanAccessPeer", (void **)&ze_real.zeDeviceCanAccessPeer);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
@@ -1915,6 +1955,7 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
                                           tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(19, tracer_depth, tracer_args.tracer_status);
@@ -1936,10 +1977,11 @@ ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetStatus", (void **)&ze_real.zeDeviceGetStatus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
@@ -1972,6 +2014,7 @@ ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
@@ -1993,10 +2036,11 @@ ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *ho
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetGlobalTimestamps_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetGlobalTimestamps", (void **)&ze_real.zeDeviceGetGlobalTimestamps);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
@@ -2034,6 +2078,7 @@ ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *ho
                                           tracer_args.deviceTimestamp);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
@@ -2057,10 +2102,11 @@ ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t 
   if (!tracer_real)
     tracer_real = (ze_zeContextCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextCreate", (void **)&ze_real.zeContextCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
@@ -2098,6 +2144,7 @@ ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t 
                                           tracer_args.phContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
@@ -2121,10 +2168,11 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
   if (!tracer_real)
     tracer_real = (ze_zeContextCreateEx_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextCreateEx", (void **)&ze_real.zeContextCreateEx);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
@@ -2167,6 +2215,7 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
                                           tracer_args.phContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
@@ -2188,10 +2237,11 @@ ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
   if (!tracer_real)
     tracer_real = (ze_zeContextDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextDestroy", (void **)&ze_real.zeContextDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   ze_depth++;
@@ -2207,6 +2257,7 @@ ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
   tracer_args.tracer_result = tracer_real(tracer_args.hContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(24, tracer_depth, tracer_args.tracer_status);
@@ -2227,10 +2278,11 @@ ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
   if (!tracer_real)
     tracer_real = (ze_zeContextGetStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextGetStatus", (void **)&ze_real.zeContextGetStatus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
@@ -2263,6 +2315,7 @@ ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
   tracer_args.tracer_result = tracer_real(tracer_args.hContext);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(25, tracer_depth, tracer_args.tracer_status);
@@ -2285,10 +2338,11 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueCreate", (void **)&ze_real.zeCommandQueueCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
@@ -2328,6 +2382,7 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
                                           tracer_args.desc, tracer_args.phCommandQueue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(26, tracer_depth, tracer_args.tracer_status);
@@ -2349,10 +2404,11 @@ ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueDestroy", (void **)&ze_real.zeCommandQueueDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
@@ -2385,6 +2441,7 @@ ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandQueue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(27, tracer_depth, tracer_args.tracer_status);
@@ -2408,10 +2465,11 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueExecuteCommandLists_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueExecuteCommandLists", (void **)&ze_real.zeCommandQueueExecuteCommandLists);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, numCommandLists, phCommandLists, hFence);
   }
   ze_depth++;
@@ -2433,6 +2491,7 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
                                           tracer_args.phCommandLists, tracer_args.hFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeCommandQueueExecuteCommandLists_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -2454,10 +2513,11 @@ ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, u
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueSynchronize", (void **)&ze_real.zeCommandQueueSynchronize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, timeout);
   }
   ze_depth++;
@@ -2474,6 +2534,7 @@ ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, u
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandQueue, tracer_args.timeout);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeCommandQueueSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -2497,10 +2558,11 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
   if (!tracer_real)
     tracer_real = (ze_zeCommandListCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListCreate", (void **)&ze_real.zeCommandListCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandList);
   }
   ze_depth++;
@@ -2522,6 +2584,7 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
                                           tracer_args.desc, tracer_args.phCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeCommandListCreate_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -2546,10 +2609,11 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
   if (!tracer_real)
     tracer_real = (ze_zeCommandListCreateImmediate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListCreateImmediate", (void **)&ze_real.zeCommandListCreateImmediate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, altdesc, phCommandList);
   }
   ze_depth++;
@@ -2571,6 +2635,7 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
                                           tracer_args.altdesc, tracer_args.phCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeCommandListCreateImmediate_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -2593,10 +2658,11 @@ ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListDestroy", (void **)&ze_real.zeCommandListDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -2612,6 +2678,7 @@ ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(32, tracer_depth, tracer_args.tracer_status);
@@ -2632,10 +2699,11 @@ ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListClose_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListClose", (void **)&ze_real.zeCommandListClose);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
@@ -2668,6 +2736,7 @@ ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(33, tracer_depth, tracer_args.tracer_status);
@@ -2688,10 +2757,11 @@ ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListReset", (void **)&ze_real.zeCommandListReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -2707,6 +2777,7 @@ ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(34, tracer_depth, tracer_args.tracer_status);
@@ -2731,10 +2802,11 @@ ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCo
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendWriteGlobalTimestamp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendWriteGlobalTimestamp", (void **)&ze_real.zeCommandListAppendWriteGlobalTimestamp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
@@ -2777,6 +2849,7 @@ ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCo
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(35, tracer_depth, tracer_args.tracer_status);
@@ -2800,10 +2873,11 @@ ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendBarrier", (void **)&ze_real.zeCommandListAppendBarrier);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
@@ -2843,6 +2917,7 @@ ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(36, tracer_depth, tracer_args.tracer_status);
@@ -2868,10 +2943,11 @@ ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCom
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryRangesBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryRangesBarrier", (void **)&ze_real.zeCommandListAppendMemoryRangesBarrier);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -2921,6 +2997,7 @@ ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCom
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(37, tracer_depth, tracer_args.tracer_status);
@@ -2941,10 +3018,11 @@ ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handl
   if (!tracer_real)
     tracer_real = (ze_zeContextSystemBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextSystemBarrier", (void **)&ze_real.zeContextSystemBarrier);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
@@ -2979,6 +3057,7 @@ ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handl
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.hDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(38, tracer_depth, tracer_args.tracer_status);
@@ -3002,10 +3081,11 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopy", (void **)&ze_real.zeCommandListAppendMemoryCopy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3047,6 +3127,7 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -3071,10 +3152,11 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryFill_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryFill", (void **)&ze_real.zeCommandListAppendMemoryFill);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3117,6 +3199,7 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -3146,10 +3229,11 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopyRegion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyRegion", (void **)&ze_real.zeCommandListAppendMemoryCopyRegion);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
                        srcPitch, srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -3202,6 +3286,7 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -3228,10 +3313,11 @@ ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hC
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopyFromContext_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyFromContext", (void **)&ze_real.zeCommandListAppendMemoryCopyFromContext);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hContextSrc, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3274,6 +3360,7 @@ ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hC
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -3298,10 +3385,11 @@ ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopy", (void **)&ze_real.zeCommandListAppendImageCopy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3348,6 +3436,7 @@ ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(43, tracer_depth, tracer_args.tracer_status);
@@ -3375,10 +3464,11 @@ ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommand
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyRegion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyRegion", (void **)&ze_real.zeCommandListAppendImageCopyRegion);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -3430,6 +3520,7 @@ ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommand
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(44, tracer_depth, tracer_args.tracer_status);
@@ -3455,10 +3546,11 @@ ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hComma
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyToMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemory", (void **)&ze_real.zeCommandListAppendImageCopyToMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3508,6 +3600,7 @@ ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hComma
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
@@ -3533,10 +3626,11 @@ ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCom
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyFromMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemory", (void **)&ze_real.zeCommandListAppendImageCopyFromMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3586,6 +3680,7 @@ ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCom
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(46, tracer_depth, tracer_args.tracer_status);
@@ -3607,10 +3702,11 @@ ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandL
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryPrefetch_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryPrefetch", (void **)&ze_real.zeCommandListAppendMemoryPrefetch);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
@@ -3648,6 +3744,7 @@ ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandL
                                           tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
@@ -3670,10 +3767,11 @@ ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemAdvise_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemAdvise", (void **)&ze_real.zeCommandListAppendMemAdvise);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDevice, ptr, size, advice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
@@ -3715,6 +3813,7 @@ ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
                                           tracer_args.ptr, tracer_args.size, tracer_args.advice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(48, tracer_depth, tracer_args.tracer_status);
@@ -3737,10 +3836,11 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolCreate", (void **)&ze_real.zeEventPoolCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, numDevices, phDevices, phEventPool);
   }
   ze_depth++;
@@ -3766,6 +3866,7 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
                                           tracer_args.phEventPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
@@ -3787,10 +3888,11 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolDestroy", (void **)&ze_real.zeEventPoolDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
@@ -3823,6 +3925,7 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEventPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
@@ -3844,10 +3947,11 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
   if (!tracer_real)
     tracer_real = (ze_zeEventCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventCreate", (void **)&ze_real.zeEventCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool, desc, phEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
@@ -3885,6 +3989,7 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
                                           tracer_args.phEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
@@ -3906,10 +4011,11 @@ ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventDestroy", (void **)&ze_real.zeEventDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
@@ -3942,6 +4048,7 @@ ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
@@ -3963,10 +4070,11 @@ ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolGetIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolGetIpcHandle", (void **)&ze_real.zeEventPoolGetIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool, phIpc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
@@ -4001,6 +4109,7 @@ ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
   tracer_args.tracer_result = tracer_real(tracer_args.hEventPool, tracer_args.phIpc);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(53, tracer_depth, tracer_args.tracer_status);
@@ -4022,10 +4131,11 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolOpenIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolOpenIpcHandle", (void **)&ze_real.zeEventPoolOpenIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hIpc, phEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
@@ -4062,6 +4172,7 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
                                           tracer_args.phEventPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(54, tracer_depth, tracer_args.tracer_status);
@@ -4083,10 +4194,11 @@ ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolCloseIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolCloseIpcHandle", (void **)&ze_real.zeEventPoolCloseIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
@@ -4119,6 +4231,7 @@ ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEventPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(55, tracer_depth, tracer_args.tracer_status);
@@ -4140,10 +4253,11 @@ ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendSignalEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendSignalEvent", (void **)&ze_real.zeCommandListAppendSignalEvent);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
@@ -4178,6 +4292,7 @@ ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList, tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
@@ -4199,10 +4314,11 @@ ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandLis
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendWaitOnEvents_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendWaitOnEvents", (void **)&ze_real.zeCommandListAppendWaitOnEvents);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
@@ -4240,6 +4356,7 @@ ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandLis
                                           tracer_args.phEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
@@ -4260,10 +4377,11 @@ ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostSignal_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostSignal", (void **)&ze_real.zeEventHostSignal);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
@@ -4296,6 +4414,7 @@ ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
@@ -4316,10 +4435,11 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostSynchronize", (void **)&ze_real.zeEventHostSynchronize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, timeout);
   }
   ze_depth++;
@@ -4336,6 +4456,7 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent, tracer_args.timeout);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeEventHostSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -4357,10 +4478,11 @@ ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryStatus", (void **)&ze_real.zeEventQueryStatus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   ze_depth++;
@@ -4375,6 +4497,7 @@ ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeEventQueryStatus_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -4397,10 +4520,11 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendEventReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendEventReset", (void **)&ze_real.zeCommandListAppendEventReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
@@ -4435,6 +4559,7 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList, tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(61, tracer_depth, tracer_args.tracer_status);
@@ -4455,10 +4580,11 @@ ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostReset", (void **)&ze_real.zeEventHostReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
@@ -4491,6 +4617,7 @@ ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(62, tracer_depth, tracer_args.tracer_status);
@@ -4512,10 +4639,11 @@ ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryKernelTimestamp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryKernelTimestamp", (void **)&ze_real.zeEventQueryKernelTimestamp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, dstptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
@@ -4550,6 +4678,7 @@ ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
   tracer_args.tracer_result = tracer_real(tracer_args.hEvent, tracer_args.dstptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(63, tracer_depth, tracer_args.tracer_status);
@@ -4576,10 +4705,11 @@ ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hC
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendQueryKernelTimestamps_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendQueryKernelTimestamps", (void **)&ze_real.zeCommandListAppendQueryKernelTimestamps);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -4631,6 +4761,7 @@ ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hC
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(64, tracer_depth, tracer_args.tracer_status);
@@ -4652,10 +4783,11 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
   if (!tracer_real)
     tracer_real = (ze_zeFenceCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceCreate", (void **)&ze_real.zeFenceCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, desc, phFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
@@ -4693,6 +4825,7 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
                                           tracer_args.phFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
@@ -4714,10 +4847,11 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceDestroy", (void **)&ze_real.zeFenceDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
@@ -4750,6 +4884,7 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(66, tracer_depth, tracer_args.tracer_status);
@@ -4770,10 +4905,11 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceHostSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceHostSynchronize", (void **)&ze_real.zeFenceHostSynchronize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence, timeout);
   }
   ze_depth++;
@@ -4790,6 +4926,7 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFence, tracer_args.timeout);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeFenceHostSynchronize_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -4811,10 +4948,11 @@ ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceQueryStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceQueryStatus", (void **)&ze_real.zeFenceQueryStatus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
@@ -4847,6 +4985,7 @@ ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
@@ -4867,10 +5006,11 @@ ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceReset", (void **)&ze_real.zeFenceReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
@@ -4903,6 +5043,7 @@ ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFence);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
@@ -4924,10 +5065,11 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
   if (!tracer_real)
     tracer_real = (ze_zeImageGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetProperties", (void **)&ze_real.zeImageGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, desc, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
@@ -4965,6 +5107,7 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
                                           tracer_args.pImageProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
@@ -4986,10 +5129,11 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   if (!tracer_real)
     tracer_real = (ze_zeImageCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageCreate", (void **)&ze_real.zeImageCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
@@ -5029,6 +5173,7 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
                                           tracer_args.desc, tracer_args.phImage);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(71, tracer_depth, tracer_args.tracer_status);
@@ -5050,10 +5195,11 @@ ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
   if (!tracer_real)
     tracer_real = (ze_zeImageDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageDestroy", (void **)&ze_real.zeImageDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
@@ -5086,6 +5232,7 @@ ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
   tracer_args.tracer_result = tracer_real(tracer_args.hImage);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(72, tracer_depth, tracer_args.tracer_status);
@@ -5109,10 +5256,11 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocShared_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocShared", (void **)&ze_real.zeMemAllocShared);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, host_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -5142,6 +5290,7 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
                                           tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeMemAllocShared_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -5166,10 +5315,11 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocDevice_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocDevice", (void **)&ze_real.zeMemAllocDevice);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -5196,6 +5346,7 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
                                           tracer_args.hDevice, tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeMemAllocDevice_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -5219,10 +5370,11 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocHost_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocHost", (void **)&ze_real.zeMemAllocHost);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, host_desc, size, alignment, pptr);
   }
   ze_depth++;
@@ -5247,6 +5399,7 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
                                           tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeMemAllocHost_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -5269,10 +5422,11 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemFree_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemFree", (void **)&ze_real.zeMemFree);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   ze_depth++;
@@ -5290,6 +5444,7 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(76, tracer_depth, tracer_args.tracer_status);
@@ -5312,10 +5467,11 @@ ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *pt
   if (!tracer_real)
     tracer_real = (ze_zeMemGetAllocProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetAllocProperties", (void **)&ze_real.zeMemGetAllocProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
@@ -5355,6 +5511,7 @@ ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *pt
                                           tracer_args.pMemAllocProperties, tracer_args.phDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(77, tracer_depth, tracer_args.tracer_status);
@@ -5377,10 +5534,11 @@ ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, 
   if (!tracer_real)
     tracer_real = (ze_zeMemGetAddressRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetAddressRange", (void **)&ze_real.zeMemGetAddressRange);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pBase, pSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
@@ -5420,6 +5578,7 @@ ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, 
                                           tracer_args.pSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(78, tracer_depth, tracer_args.tracer_status);
@@ -5443,10 +5602,11 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
   if (!tracer_real)
     tracer_real = (ze_zeMemGetIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetIpcHandle", (void **)&ze_real.zeMemGetIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pIpcHandle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
@@ -5484,6 +5644,7 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
                                           tracer_args.pIpcHandle);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(79, tracer_depth, tracer_args.tracer_status);
@@ -5505,10 +5666,11 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
   if (!tracer_real)
     tracer_real = (ze_zeMemOpenIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemOpenIpcHandle", (void **)&ze_real.zeMemOpenIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, handle, flags, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
@@ -5549,6 +5711,7 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
                                           tracer_args.handle, tracer_args.flags, tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(80, tracer_depth, tracer_args.tracer_status);
@@ -5570,10 +5733,11 @@ ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemCloseIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemCloseIpcHandle", (void **)&ze_real.zeMemCloseIpcHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
@@ -5608,6 +5772,7 @@ ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
@@ -5630,10 +5795,11 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
   if (!tracer_real)
     tracer_real = (ze_zeModuleCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleCreate", (void **)&ze_real.zeModuleCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
@@ -5676,6 +5842,7 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
                                           tracer_args.phBuildLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
@@ -5698,10 +5865,11 @@ ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleDestroy", (void **)&ze_real.zeModuleDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
@@ -5734,6 +5902,7 @@ ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   tracer_args.tracer_result = tracer_real(tracer_args.hModule);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(83, tracer_depth, tracer_args.tracer_status);
@@ -5755,10 +5924,11 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModul
   if (!tracer_real)
     tracer_real = (ze_zeModuleDynamicLink_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleDynamicLink", (void **)&ze_real.zeModuleDynamicLink);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(numModules, phModules, phLinkLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
@@ -5796,6 +5966,7 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModul
                                           tracer_args.phLinkLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(84, tracer_depth, tracer_args.tracer_status);
@@ -5817,10 +5988,11 @@ ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog
   if (!tracer_real)
     tracer_real = (ze_zeModuleBuildLogDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleBuildLogDestroy", (void **)&ze_real.zeModuleBuildLogDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
@@ -5853,6 +6025,7 @@ ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog
   tracer_args.tracer_result = tracer_real(tracer_args.hModuleBuildLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(85, tracer_depth, tracer_args.tracer_status);
@@ -5874,10 +6047,11 @@ ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildL
   if (!tracer_real)
     tracer_real = (ze_zeModuleBuildLogGetString_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleBuildLogGetString", (void **)&ze_real.zeModuleBuildLogGetString);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog, pSize, pBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
@@ -5915,6 +6089,7 @@ ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildL
                                           tracer_args.pBuildLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(86, tracer_depth, tracer_args.tracer_status);
@@ -5938,10 +6113,11 @@ ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetNativeBinary_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetNativeBinary", (void **)&ze_real.zeModuleGetNativeBinary);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pSize, pModuleNativeBinary);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
@@ -5979,6 +6155,7 @@ ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
                                           tracer_args.pModuleNativeBinary);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(87, tracer_depth, tracer_args.tracer_status);
@@ -6002,10 +6179,11 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGl
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetGlobalPointer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetGlobalPointer", (void **)&ze_real.zeModuleGetGlobalPointer);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pGlobalName, pSize, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
@@ -6045,6 +6223,7 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGl
                                           tracer_args.pSize, tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(88, tracer_depth, tracer_args.tracer_status);
@@ -6067,10 +6246,11 @@ ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetKernelNames_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetKernelNames", (void **)&ze_real.zeModuleGetKernelNames);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pCount, pNames);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
@@ -6108,6 +6288,7 @@ ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
                                           tracer_args.pNames);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(89, tracer_depth, tracer_args.tracer_status);
@@ -6130,10 +6311,11 @@ ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetProperties", (void **)&ze_real.zeModuleGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
@@ -6168,6 +6350,7 @@ ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
   tracer_args.tracer_result = tracer_real(tracer_args.hModule, tracer_args.pModuleProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
@@ -6189,10 +6372,11 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *d
   if (!tracer_real)
     tracer_real = (ze_zeKernelCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelCreate", (void **)&ze_real.zeKernelCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, desc, phKernel);
   }
   ze_depth++;
@@ -6212,6 +6396,7 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *d
                                           tracer_args.phKernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeKernelCreate_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -6234,10 +6419,11 @@ ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelDestroy", (void **)&ze_real.zeKernelDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
@@ -6270,6 +6456,7 @@ ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
@@ -6291,10 +6478,11 @@ ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *p
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetFunctionPointer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetFunctionPointer", (void **)&ze_real.zeModuleGetFunctionPointer);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, pFunctionName, pfnFunction);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
@@ -6332,6 +6520,7 @@ ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *p
                                           tracer_args.pfnFunction);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(93, tracer_depth, tracer_args.tracer_status);
@@ -6354,10 +6543,11 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetGroupSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetGroupSize", (void **)&ze_real.zeKernelSetGroupSize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
@@ -6397,6 +6587,7 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
                                           tracer_args.groupSizeY, tracer_args.groupSizeZ);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(94, tracer_depth, tracer_args.tracer_status);
@@ -6420,10 +6611,11 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
   if (!tracer_real)
     tracer_real = (ze_zeKernelSuggestGroupSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSuggestGroupSize", (void **)&ze_real.zeKernelSuggestGroupSize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
                        groupSizeZ);
   }
@@ -6473,6 +6665,7 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
                                           tracer_args.groupSizeZ);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(95, tracer_depth, tracer_args.tracer_status);
@@ -6497,10 +6690,11 @@ ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelSuggestMaxCooperativeGroupCount_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSuggestMaxCooperativeGroupCount", (void **)&ze_real.zeKernelSuggestMaxCooperativeGroupCount);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, totalGroupCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
@@ -6535,6 +6729,7 @@ ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.totalGroupCount);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(96, tracer_depth, tracer_args.tracer_status);
@@ -6557,10 +6752,11 @@ ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argInd
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetArgumentValue_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetArgumentValue", (void **)&ze_real.zeKernelSetArgumentValue);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, argIndex, argSize, pArgValue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
@@ -6600,6 +6796,7 @@ ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argInd
                                           tracer_args.argSize, tracer_args.pArgValue);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(97, tracer_depth, tracer_args.tracer_status);
@@ -6621,10 +6818,11 @@ ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetIndirectAccess_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetIndirectAccess", (void **)&ze_real.zeKernelSetIndirectAccess);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
@@ -6659,6 +6857,7 @@ ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(98, tracer_depth, tracer_args.tracer_status);
@@ -6680,10 +6879,11 @@ ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetIndirectAccess_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetIndirectAccess", (void **)&ze_real.zeKernelGetIndirectAccess);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
@@ -6718,6 +6918,7 @@ ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pFlags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(99, tracer_depth, tracer_args.tracer_status);
@@ -6739,10 +6940,11 @@ ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pS
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetSourceAttributes_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetSourceAttributes", (void **)&ze_real.zeKernelGetSourceAttributes);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pString);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
@@ -6780,6 +6982,7 @@ ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pS
                                           tracer_args.pString);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(100, tracer_depth, tracer_args.tracer_status);
@@ -6802,10 +7005,11 @@ ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_f
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetCacheConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetCacheConfig", (void **)&ze_real.zeKernelSetCacheConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
@@ -6840,6 +7044,7 @@ ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_f
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.flags);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(101, tracer_depth, tracer_args.tracer_status);
@@ -6861,10 +7066,11 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetProperties", (void **)&ze_real.zeKernelGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pKernelProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
@@ -6899,6 +7105,7 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pKernelProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(102, tracer_depth, tracer_args.tracer_status);
@@ -6919,10 +7126,11 @@ ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pNa
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetName_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetName", (void **)&ze_real.zeKernelGetName);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pName);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
@@ -6959,6 +7167,7 @@ ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pNa
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pSize, tracer_args.pName);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(103, tracer_depth, tracer_args.tracer_status);
@@ -6985,10 +7194,11 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandLis
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchKernel_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchKernel", (void **)&ze_real.zeCommandListAppendLaunchKernel);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7026,6 +7236,7 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandLis
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7052,10 +7263,11 @@ ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t 
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchCooperativeKernel_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchCooperativeKernel", (void **)&ze_real.zeCommandListAppendLaunchCooperativeKernel);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7093,6 +7305,7 @@ ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t 
                                           tracer_args.numWaitEvents, tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7119,10 +7332,11 @@ ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCo
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchKernelIndirect_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchKernelIndirect", (void **)&ze_real.zeCommandListAppendLaunchKernelIndirect);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7161,6 +7375,7 @@ ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCo
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_command_end(&tracer_command, tracer_args.tracer_status);
   tracer_record[2] = tracer_record_ids();
@@ -7189,10 +7404,11 @@ ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_han
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchMultipleKernelsIndirect_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchMultipleKernelsIndirect", (void **)&ze_real.zeCommandListAppendLaunchMultipleKernelsIndirect);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -7245,6 +7461,7 @@ ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_han
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(107, tracer_depth, tracer_args.tracer_status);
@@ -7266,10 +7483,11 @@ ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_
   if (!tracer_real)
     tracer_real = (ze_zeContextMakeMemoryResident_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextMakeMemoryResident", (void **)&ze_real.zeContextMakeMemoryResident);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
@@ -7309,6 +7527,7 @@ ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_
                                           tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(108, tracer_depth, tracer_args.tracer_status);
@@ -7330,10 +7549,11 @@ ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_
   if (!tracer_real)
     tracer_real = (ze_zeContextEvictMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextEvictMemory", (void **)&ze_real.zeContextEvictMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
@@ -7373,6 +7593,7 @@ ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_
                                           tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(109, tracer_depth, tracer_args.tracer_status);
@@ -7394,10 +7615,11 @@ ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_h
   if (!tracer_real)
     tracer_real = (ze_zeContextMakeImageResident_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextMakeImageResident", (void **)&ze_real.zeContextMakeImageResident);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
@@ -7435,6 +7657,7 @@ ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_h
                                           tracer_args.hImage);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(110, tracer_depth, tracer_args.tracer_status);
@@ -7456,10 +7679,11 @@ ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t
   if (!tracer_real)
     tracer_real = (ze_zeContextEvictImage_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextEvictImage", (void **)&ze_real.zeContextEvictImage);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
@@ -7497,6 +7721,7 @@ ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t
                                           tracer_args.hImage);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(111, tracer_depth, tracer_args.tracer_status);
@@ -7518,10 +7743,11 @@ ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDe
   if (!tracer_real)
     tracer_real = (ze_zeSamplerCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeSamplerCreate", (void **)&ze_real.zeSamplerCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
@@ -7561,6 +7787,7 @@ ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDe
                                           tracer_args.desc, tracer_args.phSampler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(112, tracer_depth, tracer_args.tracer_status);
@@ -7582,10 +7809,11 @@ ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
   if (!tracer_real)
     tracer_real = (ze_zeSamplerDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeSamplerDestroy", (void **)&ze_real.zeSamplerDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
@@ -7618,6 +7846,7 @@ ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
   tracer_args.tracer_result = tracer_real(tracer_args.hSampler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(113, tracer_depth, tracer_args.tracer_status);
@@ -7639,10 +7868,11 @@ ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemReserve_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemReserve", (void **)&ze_real.zeVirtualMemReserve);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, pStart, size, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
@@ -7682,6 +7912,7 @@ ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart
                                           tracer_args.size, tracer_args.pptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(114, tracer_depth, tracer_args.tracer_status);
@@ -7703,10 +7934,11 @@ ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemFree_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemFree", (void **)&ze_real.zeVirtualMemFree);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
@@ -7743,6 +7975,7 @@ ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(115, tracer_depth, tracer_args.tracer_status);
@@ -7764,10 +7997,11 @@ ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_ha
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemQueryPageSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemQueryPageSize", (void **)&ze_real.zeVirtualMemQueryPageSize);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, size, pagesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
@@ -7807,6 +8041,7 @@ ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_ha
                                           tracer_args.size, tracer_args.pagesize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(116, tracer_depth, tracer_args.tracer_status);
@@ -7830,10 +8065,11 @@ ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t
   if (!tracer_real)
     tracer_real = (ze_zePhysicalMemCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zePhysicalMemCreate", (void **)&ze_real.zePhysicalMemCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
@@ -7873,6 +8109,7 @@ ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t
                                           tracer_args.desc, tracer_args.phPhysicalMemory);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(117, tracer_depth, tracer_args.tracer_status);
@@ -7895,10 +8132,11 @@ ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zePhysicalMemDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zePhysicalMemDestroy", (void **)&ze_real.zePhysicalMemDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
@@ -7933,6 +8171,7 @@ ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.hPhysicalMemory);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(118, tracer_depth, tracer_args.tracer_status);
@@ -7955,10 +8194,11 @@ ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemMap_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemMap", (void **)&ze_real.zeVirtualMemMap);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
@@ -8003,6 +8243,7 @@ ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_
                                           tracer_args.access);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(119, tracer_depth, tracer_args.tracer_status);
@@ -8023,10 +8264,11 @@ ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, siz
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemUnmap_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemUnmap", (void **)&ze_real.zeVirtualMemUnmap);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
@@ -8063,6 +8305,7 @@ ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, siz
   tracer_args.tracer_result = tracer_real(tracer_args.hContext, tracer_args.ptr, tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(120, tracer_depth, tracer_args.tracer_status);
@@ -8084,10 +8327,11 @@ ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const v
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemSetAccessAttribute_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemSetAccessAttribute", (void **)&ze_real.zeVirtualMemSetAccessAttribute);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
@@ -8127,6 +8371,7 @@ ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const v
                                           tracer_args.access);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(121, tracer_depth, tracer_args.tracer_status);
@@ -8149,10 +8394,11 @@ ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const v
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemGetAccessAttribute_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemGetAccessAttribute", (void **)&ze_real.zeVirtualMemGetAccessAttribute);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access, outSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
@@ -8194,6 +8440,7 @@ ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const v
                                           tracer_args.access, tracer_args.outSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(122, tracer_depth, tracer_args.tracer_status);
@@ -8217,10 +8464,11 @@ ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offs
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetGlobalOffsetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetGlobalOffsetExp", (void **)&ze_real.zeKernelSetGlobalOffsetExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, offsetX, offsetY, offsetZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
@@ -8260,6 +8508,7 @@ ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offs
                                           tracer_args.offsetY, tracer_args.offsetZ);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(123, tracer_depth, tracer_args.tracer_status);
@@ -8281,10 +8530,11 @@ ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLeve
   if (!tracer_real)
     tracer_real = (ze_zeDeviceReserveCacheExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceReserveCacheExt", (void **)&ze_real.zeDeviceReserveCacheExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, cacheLevel, cacheReservationSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
@@ -8322,6 +8572,7 @@ ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLeve
                                           tracer_args.cacheReservationSize);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(124, tracer_depth, tracer_args.tracer_status);
@@ -8343,10 +8594,11 @@ ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, siz
   if (!tracer_real)
     tracer_real = (ze_zeDeviceSetCacheAdviceExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceSetCacheAdviceExt", (void **)&ze_real.zeDeviceSetCacheAdviceExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, ptr, regionSize, cacheRegion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
@@ -8386,6 +8638,7 @@ ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, siz
                                           tracer_args.regionSize, tracer_args.cacheRegion);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(125, tracer_depth, tracer_args.tracer_status);
@@ -8407,10 +8660,11 @@ ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryTimestampsExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryTimestampsExp", (void **)&ze_real.zeEventQueryTimestampsExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEvent, hDevice, pCount, pTimestamps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
@@ -8450,6 +8704,7 @@ ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle
                                           tracer_args.pCount, tracer_args.pTimestamps);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(126, tracer_depth, tracer_args.tracer_status);
@@ -8472,10 +8727,11 @@ ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
   if (!tracer_real)
     tracer_real = (ze_zeImageGetMemoryPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetMemoryPropertiesExp", (void **)&ze_real.zeImageGetMemoryPropertiesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hImage, pMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
@@ -8510,6 +8766,7 @@ ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
   tracer_args.tracer_result = tracer_real(tracer_args.hImage, tracer_args.pMemoryProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(127, tracer_depth, tracer_args.tracer_status);
@@ -8532,10 +8789,11 @@ ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_
   if (!tracer_real)
     tracer_real = (ze_zeImageViewCreateExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageViewCreateExp", (void **)&ze_real.zeImageViewCreateExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, hImage, phImageView);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
@@ -8578,6 +8836,7 @@ ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_
                                           tracer_args.phImageView);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(128, tracer_depth, tracer_args.tracer_status);
@@ -8600,10 +8859,11 @@ ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zeKernelSchedulingHintExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSchedulingHintExp", (void **)&ze_real.zeKernelSchedulingHintExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pHint);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
@@ -8638,6 +8898,7 @@ ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pHint);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(129, tracer_depth, tracer_args.tracer_status);
@@ -8659,10 +8920,11 @@ ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDevicePciGetPropertiesExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDevicePciGetPropertiesExt", (void **)&ze_real.zeDevicePciGetPropertiesExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pPciProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
@@ -8697,6 +8959,7 @@ ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pPciProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(130, tracer_depth, tracer_args.tracer_status);
@@ -8723,10 +8986,11 @@ ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCo
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyToMemoryExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyToMemoryExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -8781,6 +9045,7 @@ ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCo
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(131, tracer_depth, tracer_args.tracer_status);
@@ -8808,10 +9073,11 @@ ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t h
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyFromMemoryExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyFromMemoryExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -8866,6 +9132,7 @@ ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t h
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(132, tracer_depth, tracer_args.tracer_status);
@@ -8887,10 +9154,11 @@ ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_
   if (!tracer_real)
     tracer_real = (ze_zeImageGetAllocPropertiesExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetAllocPropertiesExt", (void **)&ze_real.zeImageGetAllocPropertiesExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hImage, pImageAllocProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
@@ -8928,6 +9196,7 @@ ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_
                                           tracer_args.pImageAllocProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(133, tracer_depth, tracer_args.tracer_status);
@@ -8950,10 +9219,11 @@ ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspect
   if (!tracer_real)
     tracer_real = (ze_zeModuleInspectLinkageExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleInspectLinkageExt", (void **)&ze_real.zeModuleInspectLinkageExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pInspectDesc, numModules, phModules, phLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
@@ -8993,6 +9263,7 @@ ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspect
                                           tracer_args.phModules, tracer_args.phLog);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(134, tracer_depth, tracer_args.tracer_status);
@@ -9015,10 +9286,11 @@ ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zeMemFreeExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemFreeExt", (void **)&ze_real.zeMemFreeExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, pMemFreeDesc, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
@@ -9056,6 +9328,7 @@ ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
                                           tracer_args.ptr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(135, tracer_depth, tracer_args.tracer_status);
@@ -9077,10 +9350,11 @@ ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetExp", (void **)&ze_real.zeFabricVertexGetExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phVertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
@@ -9118,6 +9392,7 @@ ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
                                           tracer_args.phVertices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(136, tracer_depth, tracer_args.tracer_status);
@@ -9140,10 +9415,11 @@ ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, u
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetSubVerticesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetSubVerticesExp", (void **)&ze_real.zeFabricVertexGetSubVerticesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, pCount, phSubvertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
@@ -9181,6 +9457,7 @@ ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, u
                                           tracer_args.phSubvertices);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(137, tracer_depth, tracer_args.tracer_status);
@@ -9203,10 +9480,11 @@ ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetPropertiesExp", (void **)&ze_real.zeFabricVertexGetPropertiesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, pVertexProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
@@ -9241,6 +9519,7 @@ ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
   tracer_args.tracer_result = tracer_real(tracer_args.hVertex, tracer_args.pVertexProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(138, tracer_depth, tracer_args.tracer_status);
@@ -9262,10 +9541,11 @@ ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetDeviceExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetDeviceExp", (void **)&ze_real.zeFabricVertexGetDeviceExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertex, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
@@ -9300,6 +9580,7 @@ ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
   tracer_args.tracer_result = tracer_real(tracer_args.hVertex, tracer_args.phDevice);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(139, tracer_depth, tracer_args.tracer_status);
@@ -9322,10 +9603,11 @@ ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetFabricVertexExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetFabricVertexExp", (void **)&ze_real.zeDeviceGetFabricVertexExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, phVertex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
@@ -9360,6 +9642,7 @@ ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.phVertex);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(140, tracer_depth, tracer_args.tracer_status);
@@ -9383,10 +9666,11 @@ ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetExp", (void **)&ze_real.zeFabricEdgeGetExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hVertexA, hVertexB, pCount, phEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
@@ -9426,6 +9710,7 @@ ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
                                           tracer_args.pCount, tracer_args.phEdges);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(141, tracer_depth, tracer_args.tracer_status);
@@ -9449,10 +9734,11 @@ ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetVerticesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetVerticesExp", (void **)&ze_real.zeFabricEdgeGetVerticesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEdge, phVertexA, phVertexB);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
@@ -9490,6 +9776,7 @@ ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
                                           tracer_args.phVertexB);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(142, tracer_depth, tracer_args.tracer_status);
@@ -9513,10 +9800,11 @@ ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetPropertiesExp", (void **)&ze_real.zeFabricEdgeGetPropertiesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEdge, pEdgeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
@@ -9551,6 +9839,7 @@ ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
   tracer_args.tracer_result = tracer_real(tracer_args.hEdge, tracer_args.pEdgeProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(143, tracer_depth, tracer_args.tracer_status);
@@ -9573,10 +9862,11 @@ ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
   if (!tracer_real)
     tracer_real = (ze_zetModuleGetDebugInfo_fn *)tracer_resolve(
         "libze_loader.so.1", "zetModuleGetDebugInfo", (void **)&ze_real.zetModuleGetDebugInfo);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hModule, format, pSize, pDebugInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
@@ -9616,6 +9906,7 @@ ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
                                           tracer_args.pSize, tracer_args.pDebugInfo);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(144, tracer_depth, tracer_args.tracer_status);
@@ -9639,10 +9930,11 @@ ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
   if (!tracer_real)
     tracer_real = (ze_zetDeviceGetDebugProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDeviceGetDebugProperties", (void **)&ze_real.zetDeviceGetDebugProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDebugProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
@@ -9677,6 +9969,7 @@ ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pDebugProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
@@ -9698,10 +9991,11 @@ ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t
   if (!tracer_real)
     tracer_real = (ze_zetDebugAttach_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugAttach", (void **)&ze_real.zetDebugAttach);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, config, phDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
@@ -9739,6 +10033,7 @@ ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t
                                           tracer_args.phDebug);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
@@ -9760,10 +10055,11 @@ ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugDetach_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugDetach", (void **)&ze_real.zetDebugDetach);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
@@ -9796,6 +10092,7 @@ ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
   tracer_args.tracer_result = tracer_real(tracer_args.hDebug);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
@@ -9817,10 +10114,11 @@ ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeou
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadEvent", (void **)&ze_real.zetDebugReadEvent);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, timeout, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
@@ -9858,6 +10156,7 @@ ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeou
                                           tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
@@ -9879,10 +10178,11 @@ ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
   if (!tracer_real)
     tracer_real = (ze_zetDebugAcknowledgeEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugAcknowledgeEvent", (void **)&ze_real.zetDebugAcknowledgeEvent);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
@@ -9917,6 +10217,7 @@ ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
   tracer_args.tracer_result = tracer_real(tracer_args.hDebug, tracer_args.event);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(149, tracer_depth, tracer_args.tracer_status);
@@ -9937,10 +10238,11 @@ ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_threa
   if (!tracer_real)
     tracer_real = (ze_zetDebugInterrupt_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugInterrupt", (void **)&ze_real.zetDebugInterrupt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
@@ -9974,6 +10276,7 @@ ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_threa
   tracer_args.tracer_result = tracer_real(tracer_args.hDebug, tracer_args.thread);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(150, tracer_depth, tracer_args.tracer_status);
@@ -9994,10 +10297,11 @@ ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t
   if (!tracer_real)
     tracer_real = (ze_zetDebugResume_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugResume", (void **)&ze_real.zetDebugResume);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
@@ -10031,6 +10335,7 @@ ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t
   tracer_args.tracer_result = tracer_real(tracer_args.hDebug, tracer_args.thread);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(151, tracer_depth, tracer_args.tracer_status);
@@ -10052,10 +10357,11 @@ ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thre
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadMemory", (void **)&ze_real.zetDebugReadMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
@@ -10096,6 +10402,7 @@ ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thre
                                           tracer_args.size, tracer_args.buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(152, tracer_depth, tracer_args.tracer_status);
@@ -10118,10 +10425,11 @@ ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thr
   if (!tracer_real)
     tracer_real = (ze_zetDebugWriteMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugWriteMemory", (void **)&ze_real.zetDebugWriteMemory);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
@@ -10162,6 +10470,7 @@ ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thr
                                           tracer_args.size, tracer_args.buffer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
@@ -10183,10 +10492,11 @@ ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32
   if (!tracer_real)
     tracer_real = (ze_zetDebugGetRegisterSetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugGetRegisterSetProperties", (void **)&ze_real.zetDebugGetRegisterSetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pRegisterSetProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
@@ -10224,6 +10534,7 @@ ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32
                                           tracer_args.pRegisterSetProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
@@ -10247,10 +10558,11 @@ ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_t
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadRegisters_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadRegisters", (void **)&ze_real.zetDebugReadRegisters);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
@@ -10294,6 +10606,7 @@ ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_t
                                           tracer_args.pRegisterValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(155, tracer_depth, tracer_args.tracer_status);
@@ -10316,10 +10629,11 @@ ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_
   if (!tracer_real)
     tracer_real = (ze_zetDebugWriteRegisters_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugWriteRegisters", (void **)&ze_real.zetDebugWriteRegisters);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
@@ -10363,6 +10677,7 @@ ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_
                                           tracer_args.pRegisterValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(156, tracer_depth, tracer_args.tracer_status);
@@ -10384,10 +10699,11 @@ ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupGet", (void **)&ze_real.zetMetricGroupGet);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
@@ -10425,6 +10741,7 @@ ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
                                           tracer_args.phMetricGroups);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(157, tracer_depth, tracer_args.tracer_status);
@@ -10447,10 +10764,11 @@ ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupGetProperties", (void **)&ze_real.zetMetricGroupGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
@@ -10485,6 +10803,7 @@ ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricGroup, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(158, tracer_depth, tracer_args.tracer_status);
@@ -10509,10 +10828,11 @@ ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetri
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupCalculateMetricValues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupCalculateMetricValues", (void **)&ze_real.zetMetricGroupCalculateMetricValues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
@@ -10558,6 +10878,7 @@ ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetri
                                           tracer_args.pMetricValueCount, tracer_args.pMetricValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(159, tracer_depth, tracer_args.tracer_status);
@@ -10580,10 +10901,11 @@ ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCoun
   if (!tracer_real)
     tracer_real = (ze_zetMetricGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGet", (void **)&ze_real.zetMetricGet);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pCount, phMetrics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
@@ -10621,6 +10943,7 @@ ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCoun
                                           tracer_args.phMetrics);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(160, tracer_depth, tracer_args.tracer_status);
@@ -10642,10 +10965,11 @@ ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_prope
   if (!tracer_real)
     tracer_real = (ze_zetMetricGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGetProperties", (void **)&ze_real.zetMetricGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetric, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
@@ -10680,6 +11004,7 @@ ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_prope
   tracer_args.tracer_result = tracer_real(tracer_args.hMetric, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(161, tracer_depth, tracer_args.tracer_status);
@@ -10702,10 +11027,11 @@ ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
   if (!tracer_real)
     tracer_real = (ze_zetContextActivateMetricGroups_fn *)tracer_resolve(
         "libze_loader.so.1", "zetContextActivateMetricGroups", (void **)&ze_real.zetContextActivateMetricGroups);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, count, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
@@ -10745,6 +11071,7 @@ ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
                                           tracer_args.count, tracer_args.phMetricGroups);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(162, tracer_depth, tracer_args.tracer_status);
@@ -10769,10 +11096,11 @@ ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_hand
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerOpen_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerOpen", (void **)&ze_real.zetMetricStreamerOpen);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
@@ -10819,6 +11147,7 @@ ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_hand
                                           tracer_args.phMetricStreamer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(163, tracer_depth, tracer_args.tracer_status);
@@ -10842,10 +11171,11 @@ ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t h
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricStreamerMarker_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricStreamerMarker", (void **)&ze_real.zetCommandListAppendMetricStreamerMarker);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricStreamer, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
@@ -10883,6 +11213,7 @@ ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t h
                                           tracer_args.value);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(164, tracer_depth, tracer_args.tracer_status);
@@ -10903,10 +11234,11 @@ ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer)
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerClose_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerClose", (void **)&ze_real.zetMetricStreamerClose);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
@@ -10939,6 +11271,7 @@ ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer)
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricStreamer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(165, tracer_depth, tracer_args.tracer_status);
@@ -10961,10 +11294,11 @@ ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStream
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerReadData_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerReadData", (void **)&ze_real.zetMetricStreamerReadData);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
@@ -11004,6 +11338,7 @@ ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStream
                                           tracer_args.pRawDataSize, tracer_args.pRawData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(166, tracer_depth, tracer_args.tracer_status);
@@ -11028,10 +11363,11 @@ ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_h
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryPoolCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryPoolCreate", (void **)&ze_real.zetMetricQueryPoolCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
@@ -11074,6 +11410,7 @@ ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_h
                                           tracer_args.phMetricQueryPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(167, tracer_depth, tracer_args.tracer_status);
@@ -11095,10 +11432,11 @@ ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQuer
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryPoolDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryPoolDestroy", (void **)&ze_real.zetMetricQueryPoolDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
@@ -11131,6 +11469,7 @@ ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQuer
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricQueryPool);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(168, tracer_depth, tracer_args.tracer_status);
@@ -11152,10 +11491,11 @@ ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryCreate", (void **)&ze_real.zetMetricQueryCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool, index, phMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
@@ -11193,6 +11533,7 @@ ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool
                                           tracer_args.phMetricQuery);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(169, tracer_depth, tracer_args.tracer_status);
@@ -11214,10 +11555,11 @@ ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryDestroy", (void **)&ze_real.zetMetricQueryDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
@@ -11250,6 +11592,7 @@ ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricQuery);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(170, tracer_depth, tracer_args.tracer_status);
@@ -11270,10 +11613,11 @@ ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryReset", (void **)&ze_real.zetMetricQueryReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
@@ -11306,6 +11650,7 @@ ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
   tracer_args.tracer_result = tracer_real(tracer_args.hMetricQuery);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(171, tracer_depth, tracer_args.tracer_status);
@@ -11327,10 +11672,11 @@ ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hComm
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricQueryBegin_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricQueryBegin", (void **)&ze_real.zetCommandListAppendMetricQueryBegin);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
@@ -11365,6 +11711,7 @@ ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hComm
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList, tracer_args.hMetricQuery);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(172, tracer_depth, tracer_args.tracer_status);
@@ -11389,10 +11736,11 @@ ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hComman
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricQueryEnd_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricQueryEnd", (void **)&ze_real.zetCommandListAppendMetricQueryEnd);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
@@ -11436,6 +11784,7 @@ ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hComman
                                           tracer_args.phWaitEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(173, tracer_depth, tracer_args.tracer_status);
@@ -11456,10 +11805,11 @@ ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hC
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricMemoryBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricMemoryBarrier", (void **)&ze_real.zetCommandListAppendMetricMemoryBarrier);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
@@ -11492,6 +11842,7 @@ ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hC
   tracer_args.tracer_result = tracer_real(tracer_args.hCommandList);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(174, tracer_depth, tracer_args.tracer_status);
@@ -11513,10 +11864,11 @@ ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryGetData_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryGetData", (void **)&ze_real.zetMetricQueryGetData);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
@@ -11554,6 +11906,7 @@ ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t
                                           tracer_args.pRawData);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(175, tracer_depth, tracer_args.tracer_status);
@@ -11576,10 +11929,11 @@ ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
   if (!tracer_real)
     tracer_real = (ze_zetKernelGetProfileInfo_fn *)tracer_resolve(
         "libze_loader.so.1", "zetKernelGetProfileInfo", (void **)&ze_real.zetKernelGetProfileInfo);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hKernel, pProfileProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
@@ -11614,6 +11968,7 @@ ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
   tracer_args.tracer_result = tracer_real(tracer_args.hKernel, tracer_args.pProfileProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(176, tracer_depth, tracer_args.tracer_status);
@@ -11635,10 +11990,11 @@ ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_e
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpCreate", (void **)&ze_real.zetTracerExpCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
@@ -11676,6 +12032,7 @@ ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_e
                                           tracer_args.phTracer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(177, tracer_depth, tracer_args.tracer_status);
@@ -11697,10 +12054,11 @@ ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpDestroy", (void **)&ze_real.zetTracerExpDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
@@ -11733,6 +12091,7 @@ ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
@@ -11753,10 +12112,11 @@ ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_c
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetPrologues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetPrologues", (void **)&ze_real.zetTracerExpSetPrologues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
@@ -11791,6 +12151,7 @@ ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_c
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.pCoreCbs);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(179, tracer_depth, tracer_args.tracer_status);
@@ -11811,10 +12172,11 @@ ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_c
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetEpilogues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetEpilogues", (void **)&ze_real.zetTracerExpSetEpilogues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
@@ -11849,6 +12211,7 @@ ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_c
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.pCoreCbs);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(180, tracer_depth, tracer_args.tracer_status);
@@ -11869,10 +12232,11 @@ ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t en
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetEnabled_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetEnabled", (void **)&ze_real.zetTracerExpSetEnabled);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
@@ -11907,6 +12271,7 @@ ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t en
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.enable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(181, tracer_depth, tracer_args.tracer_status);
@@ -11934,10 +12299,11 @@ ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_hand
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupCalculateMultipleMetricValuesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupCalculateMultipleMetricValuesExp", (void **)&ze_real.zetMetricGroupCalculateMultipleMetricValuesExp);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
                        pMetricCounts, pMetricValues);
   }
@@ -11989,6 +12355,7 @@ ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_hand
                                           tracer_args.pMetricCounts, tracer_args.pMetricValues);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(182, tracer_depth, tracer_args.tracer_status);
@@ -12011,10 +12378,11 @@ ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_prope
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetProperties", (void **)&ze_real.zesDeviceGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
@@ -12049,6 +12417,7 @@ ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_prope
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(183, tracer_depth, tracer_args.tracer_status);
@@ -12069,10 +12438,11 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *p
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetState", (void **)&ze_real.zesDeviceGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
@@ -12107,6 +12477,7 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(184, tracer_depth, tracer_args.tracer_status);
@@ -12127,10 +12498,11 @@ ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceReset", (void **)&ze_real.zesDeviceReset);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, force);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
@@ -12165,6 +12537,7 @@ ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.force);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(185, tracer_depth, tracer_args.tracer_status);
@@ -12186,10 +12559,11 @@ ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pC
   if (!tracer_real)
     tracer_real = (ze_zesDeviceProcessesGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceProcessesGetState", (void **)&ze_real.zesDeviceProcessesGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProcesses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
@@ -12227,6 +12601,7 @@ ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pC
                                           tracer_args.pProcesses);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(186, tracer_depth, tracer_args.tracer_status);
@@ -12248,10 +12623,11 @@ ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_prope
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetProperties", (void **)&ze_real.zesDevicePciGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
@@ -12286,6 +12662,7 @@ ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_prope
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(187, tracer_depth, tracer_args.tracer_status);
@@ -12306,10 +12683,11 @@ ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *p
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetState", (void **)&ze_real.zesDevicePciGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
@@ -12344,6 +12722,7 @@ ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(188, tracer_depth, tracer_args.tracer_status);
@@ -12365,10 +12744,11 @@ ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetBars_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetBars", (void **)&ze_real.zesDevicePciGetBars);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
@@ -12406,6 +12786,7 @@ ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
                                           tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(189, tracer_depth, tracer_args.tracer_status);
@@ -12427,10 +12808,11 @@ ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *p
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetStats_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetStats", (void **)&ze_real.zesDevicePciGetStats);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
@@ -12465,6 +12847,7 @@ ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pStats);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(190, tracer_depth, tracer_args.tracer_status);
@@ -12486,10 +12869,11 @@ ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint3
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumDiagnosticTestSuites_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumDiagnosticTestSuites", (void **)&ze_real.zesDeviceEnumDiagnosticTestSuites);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phDiagnostics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
@@ -12527,6 +12911,7 @@ ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint3
                                           tracer_args.phDiagnostics);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(191, tracer_depth, tracer_args.tracer_status);
@@ -12549,10 +12934,11 @@ ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsGetProperties", (void **)&ze_real.zesDiagnosticsGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
@@ -12587,6 +12973,7 @@ ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
   tracer_args.tracer_result = tracer_real(tracer_args.hDiagnostics, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(192, tracer_depth, tracer_args.tracer_status);
@@ -12608,10 +12995,11 @@ ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsGetTests_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsGetTests", (void **)&ze_real.zesDiagnosticsGetTests);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pCount, pTests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
@@ -12649,6 +13037,7 @@ ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCo
                                           tracer_args.pTests);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(193, tracer_depth, tracer_args.tracer_status);
@@ -12671,10 +13060,11 @@ ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t star
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsRunTests_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsRunTests", (void **)&ze_real.zesDiagnosticsRunTests);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
@@ -12714,6 +13104,7 @@ ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t star
                                           tracer_args.endIndex, tracer_args.pResult);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(194, tracer_depth, tracer_args.tracer_status);
@@ -12735,10 +13126,11 @@ ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvail
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEccAvailable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEccAvailable", (void **)&ze_real.zesDeviceEccAvailable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pAvailable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
@@ -12773,6 +13165,7 @@ ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvail
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pAvailable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(195, tracer_depth, tracer_args.tracer_status);
@@ -12794,10 +13187,11 @@ ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEccConfigurable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEccConfigurable", (void **)&ze_real.zesDeviceEccConfigurable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pConfigurable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
@@ -12832,6 +13226,7 @@ ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pCo
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pConfigurable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
@@ -12853,10 +13248,11 @@ ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_pro
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetEccState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetEccState", (void **)&ze_real.zesDeviceGetEccState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
@@ -12891,6 +13287,7 @@ ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_pro
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
@@ -12912,10 +13309,11 @@ ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_e
   if (!tracer_real)
     tracer_real = (ze_zesDeviceSetEccState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceSetEccState", (void **)&ze_real.zesDeviceSetEccState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, newState, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
@@ -12953,6 +13351,7 @@ ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_e
                                           tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
@@ -12974,10 +13373,11 @@ ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumEngineGroups_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumEngineGroups", (void **)&ze_real.zesDeviceEnumEngineGroups);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phEngine);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
@@ -13015,6 +13415,7 @@ ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCo
                                           tracer_args.phEngine);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
@@ -13036,10 +13437,11 @@ ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_prope
   if (!tracer_real)
     tracer_real = (ze_zesEngineGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesEngineGetProperties", (void **)&ze_real.zesEngineGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEngine, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
@@ -13074,6 +13476,7 @@ ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_prope
   tracer_args.tracer_result = tracer_real(tracer_args.hEngine, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(200, tracer_depth, tracer_args.tracer_status);
@@ -13094,10 +13497,11 @@ ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t
   if (!tracer_real)
     tracer_real = (ze_zesEngineGetActivity_fn *)tracer_resolve(
         "libze_loader.so.1", "zesEngineGetActivity", (void **)&ze_real.zesEngineGetActivity);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hEngine, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
@@ -13132,6 +13536,7 @@ ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t
   tracer_args.tracer_result = tracer_real(tracer_args.hEngine, tracer_args.pStats);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(201, tracer_depth, tracer_args.tracer_status);
@@ -13152,10 +13557,11 @@ ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_f
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEventRegister_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEventRegister", (void **)&ze_real.zesDeviceEventRegister);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
@@ -13190,6 +13596,7 @@ ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_f
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.events);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(202, tracer_depth, tracer_args.tracer_status);
@@ -13212,10 +13619,11 @@ ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, u
   if (!tracer_real)
     tracer_real = (ze_zesDriverEventListen_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDriverEventListen", (void **)&ze_real.zesDriverEventListen);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
@@ -13260,6 +13668,7 @@ ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, u
                                           tracer_args.pNumDeviceEvents, tracer_args.pEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(203, tracer_depth, tracer_args.tracer_status);
@@ -13284,10 +13693,11 @@ ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout,
   if (!tracer_real)
     tracer_real = (ze_zesDriverEventListenEx_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDriverEventListenEx", (void **)&ze_real.zesDriverEventListenEx);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
@@ -13332,6 +13742,7 @@ ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout,
                                           tracer_args.pNumDeviceEvents, tracer_args.pEvents);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(204, tracer_depth, tracer_args.tracer_status);
@@ -13355,10 +13766,11 @@ ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCou
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFabricPorts_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFabricPorts", (void **)&ze_real.zesDeviceEnumFabricPorts);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPort);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
@@ -13396,6 +13808,7 @@ ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCou
                                           tracer_args.phPort);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(205, tracer_depth, tracer_args.tracer_status);
@@ -13418,10 +13831,11 @@ ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetProperties", (void **)&ze_real.zesFabricPortGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
@@ -13456,6 +13870,7 @@ ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(206, tracer_depth, tracer_args.tracer_status);
@@ -13477,10 +13892,11 @@ ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetLinkType_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetLinkType", (void **)&ze_real.zesFabricPortGetLinkType);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pLinkType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
@@ -13515,6 +13931,7 @@ ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pLinkType);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(207, tracer_depth, tracer_args.tracer_status);
@@ -13535,10 +13952,11 @@ ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_po
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetConfig", (void **)&ze_real.zesFabricPortGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
@@ -13573,6 +13991,7 @@ ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_po
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(208, tracer_depth, tracer_args.tracer_status);
@@ -13594,10 +14013,11 @@ ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortSetConfig", (void **)&ze_real.zesFabricPortSetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
@@ -13632,6 +14052,7 @@ ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(209, tracer_depth, tracer_args.tracer_status);
@@ -13652,10 +14073,11 @@ ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_por
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetState", (void **)&ze_real.zesFabricPortGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
@@ -13690,6 +14112,7 @@ ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_por
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(210, tracer_depth, tracer_args.tracer_status);
@@ -13711,10 +14134,11 @@ ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetThroughput_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetThroughput", (void **)&ze_real.zesFabricPortGetThroughput);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPort, pThroughput);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
@@ -13749,6 +14173,7 @@ ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
   tracer_args.tracer_result = tracer_real(tracer_args.hPort, tracer_args.pThroughput);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(211, tracer_depth, tracer_args.tracer_status);
@@ -13769,10 +14194,11 @@ ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFans_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFans", (void **)&ze_real.zesDeviceEnumFans);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
@@ -13810,6 +14236,7 @@ ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes
                                           tracer_args.phFan);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(212, tracer_depth, tracer_args.tracer_status);
@@ -13831,10 +14258,11 @@ ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pPr
   if (!tracer_real)
     tracer_real = (ze_zesFanGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetProperties", (void **)&ze_real.zesFanGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
@@ -13869,6 +14297,7 @@ ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pPr
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(213, tracer_depth, tracer_args.tracer_status);
@@ -13889,10 +14318,11 @@ ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesFanGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetConfig", (void **)&ze_real.zesFanGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
@@ -13927,6 +14357,7 @@ ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(214, tracer_depth, tracer_args.tracer_status);
@@ -13947,10 +14378,11 @@ ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
   if (!tracer_real)
     tracer_real = (ze_zesFanSetDefaultMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetDefaultMode", (void **)&ze_real.zesFanSetDefaultMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
@@ -13983,6 +14415,7 @@ ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
   tracer_args.tracer_result = tracer_real(tracer_args.hFan);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(215, tracer_depth, tracer_args.tracer_status);
@@ -14003,10 +14436,11 @@ ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   if (!tracer_real)
     tracer_real = (ze_zesFanSetFixedSpeedMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetFixedSpeedMode", (void **)&ze_real.zesFanSetFixedSpeedMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, speed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
@@ -14041,6 +14475,7 @@ ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.speed);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(216, tracer_depth, tracer_args.tracer_status);
@@ -14061,10 +14496,11 @@ ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   if (!tracer_real)
     tracer_real = (ze_zesFanSetSpeedTableMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetSpeedTableMode", (void **)&ze_real.zesFanSetSpeedTableMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, speedTable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
@@ -14099,6 +14535,7 @@ ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.speedTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(217, tracer_depth, tracer_args.tracer_status);
@@ -14119,10 +14556,11 @@ ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, i
   if (!tracer_real)
     tracer_real = (ze_zesFanGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetState", (void **)&ze_real.zesFanGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFan, units, pSpeed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
@@ -14159,6 +14597,7 @@ ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, i
   tracer_args.tracer_result = tracer_real(tracer_args.hFan, tracer_args.units, tracer_args.pSpeed);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(218, tracer_depth, tracer_args.tracer_status);
@@ -14181,10 +14620,11 @@ ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFirmwares_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFirmwares", (void **)&ze_real.zesDeviceEnumFirmwares);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFirmware);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
@@ -14222,6 +14662,7 @@ ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount
                                           tracer_args.phFirmware);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(219, tracer_depth, tracer_args.tracer_status);
@@ -14244,10 +14685,11 @@ ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
   if (!tracer_real)
     tracer_real = (ze_zesFirmwareGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFirmwareGetProperties", (void **)&ze_real.zesFirmwareGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
@@ -14282,6 +14724,7 @@ ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
   tracer_args.tracer_result = tracer_real(tracer_args.hFirmware, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(220, tracer_depth, tracer_args.tracer_status);
@@ -14302,10 +14745,11 @@ ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint
   if (!tracer_real)
     tracer_real = (ze_zesFirmwareFlash_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFirmwareFlash", (void **)&ze_real.zesFirmwareFlash);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pImage, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
@@ -14343,6 +14787,7 @@ ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint
                                           tracer_args.size);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(221, tracer_depth, tracer_args.tracer_status);
@@ -14364,10 +14809,11 @@ ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t 
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFrequencyDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFrequencyDomains", (void **)&ze_real.zesDeviceEnumFrequencyDomains);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
@@ -14405,6 +14851,7 @@ ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t 
                                           tracer_args.phFrequency);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(222, tracer_depth, tracer_args.tracer_status);
@@ -14427,10 +14874,11 @@ ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetProperties", (void **)&ze_real.zesFrequencyGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
@@ -14465,6 +14913,7 @@ ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(223, tracer_depth, tracer_args.tracer_status);
@@ -14486,10 +14935,11 @@ ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetAvailableClocks_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetAvailableClocks", (void **)&ze_real.zesFrequencyGetAvailableClocks);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
@@ -14527,6 +14977,7 @@ ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_
                                           tracer_args.phFrequency);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
@@ -14548,10 +14999,11 @@ ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t 
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetRange", (void **)&ze_real.zesFrequencyGetRange);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
@@ -14586,6 +15038,7 @@ ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t 
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pLimits);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(225, tracer_depth, tracer_args.tracer_status);
@@ -14606,10 +15059,11 @@ ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_ra
   if (!tracer_real)
     tracer_real = (ze_zesFrequencySetRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencySetRange", (void **)&ze_real.zesFrequencySetRange);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
@@ -14644,6 +15098,7 @@ ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_ra
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pLimits);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
@@ -14664,10 +15119,11 @@ ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t 
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetState", (void **)&ze_real.zesFrequencyGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
@@ -14702,6 +15158,7 @@ ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t 
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
@@ -14723,10 +15180,11 @@ ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetThrottleTime_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetThrottleTime", (void **)&ze_real.zesFrequencyGetThrottleTime);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pThrottleTime);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
@@ -14761,6 +15219,7 @@ ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pThrottleTime);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
@@ -14782,10 +15241,11 @@ ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetCapabilities_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetCapabilities", (void **)&ze_real.zesFrequencyOcGetCapabilities);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcCapabilities);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
@@ -14820,6 +15280,7 @@ ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pOcCapabilities);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
@@ -14841,10 +15302,11 @@ ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetFrequencyTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetFrequencyTarget", (void **)&ze_real.zesFrequencyOcGetFrequencyTarget);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
@@ -14879,6 +15341,7 @@ ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pCurrentOcFrequency);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
@@ -14900,10 +15363,11 @@ ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, doubl
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetFrequencyTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetFrequencyTarget", (void **)&ze_real.zesFrequencyOcSetFrequencyTarget);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
@@ -14938,6 +15402,7 @@ ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, doubl
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.CurrentOcFrequency);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(231, tracer_depth, tracer_args.tracer_status);
@@ -14960,10 +15425,11 @@ ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetVoltageTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetVoltageTarget", (void **)&ze_real.zesFrequencyOcGetVoltageTarget);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
@@ -15001,6 +15467,7 @@ ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
                                           tracer_args.pCurrentVoltageOffset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(232, tracer_depth, tracer_args.tracer_status);
@@ -15024,10 +15491,11 @@ ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetVoltageTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetVoltageTarget", (void **)&ze_real.zesFrequencyOcSetVoltageTarget);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
@@ -15065,6 +15533,7 @@ ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
                                           tracer_args.CurrentVoltageOffset);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(233, tracer_depth, tracer_args.tracer_status);
@@ -15085,10 +15554,11 @@ ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t Cu
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetMode", (void **)&ze_real.zesFrequencyOcSetMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
@@ -15123,6 +15593,7 @@ ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t Cu
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.CurrentOcMode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(234, tracer_depth, tracer_args.tracer_status);
@@ -15143,10 +15614,11 @@ ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *p
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetMode", (void **)&ze_real.zesFrequencyOcGetMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
@@ -15181,6 +15653,7 @@ ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pCurrentOcMode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
@@ -15202,10 +15675,11 @@ ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIcc
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetIccMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetIccMax", (void **)&ze_real.zesFrequencyOcGetIccMax);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
@@ -15240,6 +15714,7 @@ ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIcc
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pOcIccMax);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(236, tracer_depth, tracer_args.tracer_status);
@@ -15261,10 +15736,11 @@ ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMa
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetIccMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetIccMax", (void **)&ze_real.zesFrequencyOcSetIccMax);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
@@ -15299,6 +15775,7 @@ ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMa
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.ocIccMax);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(237, tracer_depth, tracer_args.tracer_status);
@@ -15319,10 +15796,11 @@ ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMa
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetTjMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetTjMax", (void **)&ze_real.zesFrequencyOcGetTjMax);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
@@ -15357,6 +15835,7 @@ ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMa
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.pOcTjMax);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(238, tracer_depth, tracer_args.tracer_status);
@@ -15378,10 +15857,11 @@ ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax)
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetTjMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetTjMax", (void **)&ze_real.zesFrequencyOcSetTjMax);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
@@ -15416,6 +15896,7 @@ ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax)
   tracer_args.tracer_result = tracer_real(tracer_args.hFrequency, tracer_args.ocTjMax);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
@@ -15436,10 +15917,11 @@ ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumLeds_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumLeds", (void **)&ze_real.zesDeviceEnumLeds);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phLed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
@@ -15477,6 +15959,7 @@ ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes
                                           tracer_args.phLed);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
@@ -15498,10 +15981,11 @@ ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pPr
   if (!tracer_real)
     tracer_real = (ze_zesLedGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedGetProperties", (void **)&ze_real.zesLedGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
@@ -15536,6 +16020,7 @@ ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pPr
   tracer_args.tracer_result = tracer_real(tracer_args.hLed, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
@@ -15556,10 +16041,11 @@ ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesLedGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedGetState", (void **)&ze_real.zesLedGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
@@ -15594,6 +16080,7 @@ ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
   tracer_args.tracer_result = tracer_real(tracer_args.hLed, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
@@ -15614,10 +16101,11 @@ ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
   if (!tracer_real)
     tracer_real = (ze_zesLedSetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedSetState", (void **)&ze_real.zesLedSetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
@@ -15652,6 +16140,7 @@ ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
   tracer_args.tracer_result = tracer_real(tracer_args.hLed, tracer_args.enable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
@@ -15672,10 +16161,11 @@ ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor)
   if (!tracer_real)
     tracer_real = (ze_zesLedSetColor_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedSetColor", (void **)&ze_real.zesLedSetColor);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hLed, pColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
@@ -15710,6 +16200,7 @@ ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor)
   tracer_args.tracer_result = tracer_real(tracer_args.hLed, tracer_args.pColor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(244, tracer_depth, tracer_args.tracer_status);
@@ -15731,10 +16222,11 @@ ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pC
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumMemoryModules_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumMemoryModules", (void **)&ze_real.zesDeviceEnumMemoryModules);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
@@ -15772,6 +16264,7 @@ ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pC
                                           tracer_args.phMemory);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
@@ -15793,10 +16286,11 @@ ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetProperties", (void **)&ze_real.zesMemoryGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
@@ -15831,6 +16325,7 @@ ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_
   tracer_args.tracer_result = tracer_real(tracer_args.hMemory, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
@@ -15851,10 +16346,11 @@ ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState)
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetState", (void **)&ze_real.zesMemoryGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
@@ -15889,6 +16385,7 @@ ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState)
   tracer_args.tracer_result = tracer_real(tracer_args.hMemory, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
@@ -15909,10 +16406,11 @@ ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t 
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetBandwidth_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetBandwidth", (void **)&ze_real.zesMemoryGetBandwidth);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hMemory, pBandwidth);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
@@ -15947,6 +16445,7 @@ ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t 
   tracer_args.tracer_result = tracer_real(tracer_args.hMemory, tracer_args.pBandwidth);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
@@ -15968,10 +16467,11 @@ ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, u
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPerformanceFactorDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPerformanceFactorDomains", (void **)&ze_real.zesDeviceEnumPerformanceFactorDomains);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPerf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
@@ -16009,6 +16509,7 @@ ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, u
                                           tracer_args.phPerf);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
@@ -16031,10 +16532,11 @@ ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorGetProperties", (void **)&ze_real.zesPerformanceFactorGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
@@ -16069,6 +16571,7 @@ ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
   tracer_args.tracer_result = tracer_real(tracer_args.hPerf, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
@@ -16089,10 +16592,11 @@ ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFact
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorGetConfig", (void **)&ze_real.zesPerformanceFactorGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, pFactor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
@@ -16127,6 +16631,7 @@ ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFact
   tracer_args.tracer_result = tracer_real(tracer_args.hPerf, tracer_args.pFactor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
@@ -16148,10 +16653,11 @@ ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorSetConfig", (void **)&ze_real.zesPerformanceFactorSetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPerf, factor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
@@ -16186,6 +16692,7 @@ ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor
   tracer_args.tracer_result = tracer_real(tracer_args.hPerf, tracer_args.factor);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
@@ -16207,10 +16714,11 @@ ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPowerDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPowerDomains", (void **)&ze_real.zesDeviceEnumPowerDomains);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
@@ -16248,6 +16756,7 @@ ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCo
                                           tracer_args.phPower);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
@@ -16269,10 +16778,11 @@ ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_han
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetCardPowerDomain_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetCardPowerDomain", (void **)&ze_real.zesDeviceGetCardPowerDomain);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
@@ -16307,6 +16817,7 @@ ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_han
   tracer_args.tracer_result = tracer_real(tracer_args.hDevice, tracer_args.phPower);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
@@ -16328,10 +16839,11 @@ ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetProperties", (void **)&ze_real.zesPowerGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
@@ -16366,6 +16878,7 @@ ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_
   tracer_args.tracer_result = tracer_real(tracer_args.hPower, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
@@ -16386,10 +16899,11 @@ ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_c
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetEnergyCounter_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetEnergyCounter", (void **)&ze_real.zesPowerGetEnergyCounter);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pEnergy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
@@ -16424,6 +16938,7 @@ ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_c
   tracer_args.tracer_result = tracer_real(tracer_args.hPower, tracer_args.pEnergy);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
@@ -16445,10 +16960,11 @@ ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetLimits_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetLimits", (void **)&ze_real.zesPowerGetLimits);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
@@ -16488,6 +17004,7 @@ ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit
                                           tracer_args.pBurst, tracer_args.pPeak);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
@@ -16511,10 +17028,11 @@ ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetLimits_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetLimits", (void **)&ze_real.zesPowerSetLimits);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
@@ -16554,6 +17072,7 @@ ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
                                           tracer_args.pBurst, tracer_args.pPeak);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
@@ -16574,10 +17093,11 @@ ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_thres
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetEnergyThreshold_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetEnergyThreshold", (void **)&ze_real.zesPowerGetEnergyThreshold);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pThreshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
@@ -16612,6 +17132,7 @@ ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_thres
   tracer_args.tracer_result = tracer_real(tracer_args.hPower, tracer_args.pThreshold);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
@@ -16632,10 +17153,11 @@ ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetEnergyThreshold_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetEnergyThreshold", (void **)&ze_real.zesPowerSetEnergyThreshold);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, threshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
@@ -16670,6 +17192,7 @@ ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold
   tracer_args.tracer_result = tracer_real(tracer_args.hPower, tracer_args.threshold);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
@@ -16690,10 +17213,11 @@ ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPsus_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPsus", (void **)&ze_real.zesDeviceEnumPsus);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPsu);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
@@ -16731,6 +17255,7 @@ ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes
                                           tracer_args.phPsu);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
@@ -16752,10 +17277,11 @@ ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pPr
   if (!tracer_real)
     tracer_real = (ze_zesPsuGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPsuGetProperties", (void **)&ze_real.zesPsuGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPsu, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
@@ -16790,6 +17316,7 @@ ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pPr
   tracer_args.tracer_result = tracer_real(tracer_args.hPsu, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
@@ -16810,10 +17337,11 @@ ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesPsuGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPsuGetState", (void **)&ze_real.zesPsuGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPsu, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
@@ -16848,6 +17376,7 @@ ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
   tracer_args.tracer_result = tracer_real(tracer_args.hPsu, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
@@ -16869,10 +17398,11 @@ ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCo
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumRasErrorSets_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumRasErrorSets", (void **)&ze_real.zesDeviceEnumRasErrorSets);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phRas);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
@@ -16910,6 +17440,7 @@ ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCo
                                           tracer_args.phRas);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
@@ -16931,10 +17462,11 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pPr
   if (!tracer_real)
     tracer_real = (ze_zesRasGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetProperties", (void **)&ze_real.zesRasGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
@@ -16969,6 +17501,7 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pPr
   tracer_args.tracer_result = tracer_real(tracer_args.hRas, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
@@ -16989,10 +17522,11 @@ ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesRasGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetConfig", (void **)&ze_real.zesRasGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
@@ -17027,6 +17561,7 @@ ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
   tracer_args.tracer_result = tracer_real(tracer_args.hRas, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(266, tracer_depth, tracer_args.tracer_status);
@@ -17047,10 +17582,11 @@ ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConf
   if (!tracer_real)
     tracer_real = (ze_zesRasSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasSetConfig", (void **)&ze_real.zesRasSetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
@@ -17085,6 +17621,7 @@ ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConf
   tracer_args.tracer_result = tracer_real(tracer_args.hRas, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(267, tracer_depth, tracer_args.tracer_status);
@@ -17105,10 +17642,11 @@ ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state
   if (!tracer_real)
     tracer_real = (ze_zesRasGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetState", (void **)&ze_real.zesRasGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hRas, clear, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
@@ -17145,6 +17683,7 @@ ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state
   tracer_args.tracer_result = tracer_real(tracer_args.hRas, tracer_args.clear, tracer_args.pState);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(268, tracer_depth, tracer_args.tracer_status);
@@ -17166,10 +17705,11 @@ ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCoun
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumSchedulers_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumSchedulers", (void **)&ze_real.zesDeviceEnumSchedulers);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phScheduler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
@@ -17207,6 +17747,7 @@ ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCoun
                                           tracer_args.phScheduler);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(269, tracer_depth, tracer_args.tracer_status);
@@ -17229,10 +17770,11 @@ ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetProperties", (void **)&ze_real.zesSchedulerGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
@@ -17267,6 +17809,7 @@ ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
   tracer_args.tracer_result = tracer_real(tracer_args.hScheduler, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(270, tracer_depth, tracer_args.tracer_status);
@@ -17287,10 +17830,11 @@ ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetCurrentMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetCurrentMode", (void **)&ze_real.zesSchedulerGetCurrentMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
@@ -17325,6 +17869,7 @@ ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_
   tracer_args.tracer_result = tracer_real(tracer_args.hScheduler, tracer_args.pMode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(271, tracer_depth, tracer_args.tracer_status);
@@ -17348,10 +17893,11 @@ ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetTimeoutModeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetTimeoutModeProperties", (void **)&ze_real.zesSchedulerGetTimeoutModeProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
@@ -17389,6 +17935,7 @@ ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
                                           tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(272, tracer_depth, tracer_args.tracer_status);
@@ -17411,10 +17958,11 @@ ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetTimesliceModeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetTimesliceModeProperties", (void **)&ze_real.zesSchedulerGetTimesliceModeProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
@@ -17452,6 +18000,7 @@ ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler
                                           tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(273, tracer_depth, tracer_args.tracer_status);
@@ -17474,10 +18023,11 @@ ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetTimeoutMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetTimeoutMode", (void **)&ze_real.zesSchedulerSetTimeoutMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
@@ -17515,6 +18065,7 @@ ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
                                           tracer_args.pNeedReload);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
@@ -17538,10 +18089,11 @@ ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetTimesliceMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetTimesliceMode", (void **)&ze_real.zesSchedulerSetTimesliceMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
@@ -17579,6 +18131,7 @@ ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
                                           tracer_args.pNeedReload);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(275, tracer_depth, tracer_args.tracer_status);
@@ -17600,10 +18153,11 @@ ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetExclusiveMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetExclusiveMode", (void **)&ze_real.zesSchedulerSetExclusiveMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
@@ -17638,6 +18192,7 @@ ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_
   tracer_args.tracer_result = tracer_real(tracer_args.hScheduler, tracer_args.pNeedReload);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
@@ -17660,10 +18215,11 @@ ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetComputeUnitDebugMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetComputeUnitDebugMode", (void **)&ze_real.zesSchedulerSetComputeUnitDebugMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
@@ -17698,6 +18254,7 @@ ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
   tracer_args.tracer_result = tracer_real(tracer_args.hScheduler, tracer_args.pNeedReload);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
@@ -17720,10 +18277,11 @@ ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *p
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumStandbyDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumStandbyDomains", (void **)&ze_real.zesDeviceEnumStandbyDomains);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phStandby);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
@@ -17761,6 +18319,7 @@ ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *p
                                           tracer_args.phStandby);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
@@ -17783,10 +18342,11 @@ ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
   if (!tracer_real)
     tracer_real = (ze_zesStandbyGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbyGetProperties", (void **)&ze_real.zesStandbyGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
@@ -17821,6 +18381,7 @@ ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
   tracer_args.tracer_result = tracer_real(tracer_args.hStandby, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
@@ -17841,10 +18402,11 @@ ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   if (!tracer_real)
     tracer_real = (ze_zesStandbyGetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbyGetMode", (void **)&ze_real.zesStandbyGetMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
@@ -17879,6 +18441,7 @@ ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   tracer_args.tracer_result = tracer_real(tracer_args.hStandby, tracer_args.pMode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
@@ -17900,10 +18463,11 @@ ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   if (!tracer_real)
     tracer_real = (ze_zesStandbySetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbySetMode", (void **)&ze_real.zesStandbySetMode);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hStandby, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
@@ -17938,6 +18502,7 @@ ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   tracer_args.tracer_result = tracer_real(tracer_args.hStandby, tracer_args.mode);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
@@ -17959,10 +18524,11 @@ ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumTemperatureSensors_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumTemperatureSensors", (void **)&ze_real.zesDeviceEnumTemperatureSensors);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
@@ -18000,6 +18566,7 @@ ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_
                                           tracer_args.phTemperature);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
@@ -18022,10 +18589,11 @@ ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetProperties", (void **)&ze_real.zesTemperatureGetProperties);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
@@ -18060,6 +18628,7 @@ ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
   tracer_args.tracer_result = tracer_real(tracer_args.hTemperature, tracer_args.pProperties);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
@@ -18080,10 +18649,11 @@ ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_con
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetConfig", (void **)&ze_real.zesTemperatureGetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
@@ -18118,6 +18688,7 @@ ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_con
   tracer_args.tracer_result = tracer_real(tracer_args.hTemperature, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(284, tracer_depth, tracer_args.tracer_status);
@@ -18138,10 +18709,11 @@ ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_te
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureSetConfig", (void **)&ze_real.zesTemperatureSetConfig);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
@@ -18176,6 +18748,7 @@ ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_te
   tracer_args.tracer_result = tracer_real(tracer_args.hTemperature, tracer_args.pConfig);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(285, tracer_depth, tracer_args.tracer_status);
@@ -18196,10 +18769,11 @@ ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemp
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetState", (void **)&ze_real.zesTemperatureGetState);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
@@ -18234,6 +18808,7 @@ ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemp
   tracer_args.tracer_result = tracer_real(tracer_args.hTemperature, tracer_args.pTemperature);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(286, tracer_depth, tracer_args.tracer_status);
@@ -18256,10 +18831,11 @@ ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetLimitsExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetLimitsExt", (void **)&ze_real.zesPowerGetLimitsExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
@@ -18297,6 +18873,7 @@ ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
                                           tracer_args.pSustained);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(287, tracer_depth, tracer_args.tracer_status);
@@ -18319,10 +18896,11 @@ ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetLimitsExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetLimitsExt", (void **)&ze_real.zesPowerSetLimitsExt);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
@@ -18360,6 +18938,7 @@ ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
                                           tracer_args.pSustained);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
@@ -18380,10 +18959,11 @@ ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetGlobalProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetGlobalProcAddrTable", (void **)&ze_real.zeGetGlobalProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18400,6 +18980,7 @@ ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetGlobalProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18421,10 +19002,11 @@ ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetDriverProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDriverProcAddrTable", (void **)&ze_real.zeGetDriverProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18441,6 +19023,7 @@ ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetDriverProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18462,10 +19045,11 @@ ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDeviceProcAddrTable", (void **)&ze_real.zeGetDeviceProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18482,6 +19066,7 @@ ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18504,10 +19089,11 @@ ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetDeviceExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDeviceExpProcAddrTable", (void **)&ze_real.zeGetDeviceExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18524,6 +19110,7 @@ ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetDeviceExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18545,10 +19132,11 @@ ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_ddita
   if (!tracer_real)
     tracer_real = (ze_zeGetContextProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetContextProcAddrTable", (void **)&ze_real.zeGetContextProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18565,6 +19153,7 @@ ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetContextProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18587,10 +19176,11 @@ ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetCommandQueueProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetCommandQueueProcAddrTable", (void **)&ze_real.zeGetCommandQueueProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18607,6 +19197,7 @@ ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetCommandQueueProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18629,10 +19220,11 @@ ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetCommandListProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetCommandListProcAddrTable", (void **)&ze_real.zeGetCommandListProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18649,6 +19241,7 @@ ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetCommandListProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18670,10 +19263,11 @@ ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_
   if (!tracer_real)
     tracer_real = (ze_zeGetImageProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetImageProcAddrTable", (void **)&ze_real.zeGetImageProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18690,6 +19284,7 @@ ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetImageProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18711,10 +19306,11 @@ ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dd
   if (!tracer_real)
     tracer_real = (ze_zeGetImageExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetImageExpProcAddrTable", (void **)&ze_real.zeGetImageExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18731,6 +19327,7 @@ ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dd
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetImageExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18752,10 +19349,11 @@ ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_
   if (!tracer_real)
     tracer_real = (ze_zeGetFenceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFenceProcAddrTable", (void **)&ze_real.zeGetFenceProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18772,6 +19370,7 @@ ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetFenceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18794,10 +19393,11 @@ ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetEventPoolProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventPoolProcAddrTable", (void **)&ze_real.zeGetEventPoolProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18814,6 +19414,7 @@ ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetEventPoolProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18835,10 +19436,11 @@ ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_
   if (!tracer_real)
     tracer_real = (ze_zeGetEventProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventProcAddrTable", (void **)&ze_real.zeGetEventProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18855,6 +19457,7 @@ ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetEventProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18876,10 +19479,11 @@ ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dd
   if (!tracer_real)
     tracer_real = (ze_zeGetEventExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventExpProcAddrTable", (void **)&ze_real.zeGetEventExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18896,6 +19500,7 @@ ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dd
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetEventExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18917,10 +19522,11 @@ ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetModuleProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetModuleProcAddrTable", (void **)&ze_real.zeGetModuleProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18937,6 +19543,7 @@ ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetModuleProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -18959,10 +19566,11 @@ ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetModuleBuildLogProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetModuleBuildLogProcAddrTable", (void **)&ze_real.zeGetModuleBuildLogProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18979,6 +19587,7 @@ ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetModuleBuildLogProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19000,10 +19609,11 @@ ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditabl
   if (!tracer_real)
     tracer_real = (ze_zeGetKernelProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetKernelProcAddrTable", (void **)&ze_real.zeGetKernelProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19020,6 +19630,7 @@ ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetKernelProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19042,10 +19653,11 @@ ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetKernelExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetKernelExpProcAddrTable", (void **)&ze_real.zeGetKernelExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19062,6 +19674,7 @@ ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetKernelExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19083,10 +19696,11 @@ ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_ddita
   if (!tracer_real)
     tracer_real = (ze_zeGetSamplerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetSamplerProcAddrTable", (void **)&ze_real.zeGetSamplerProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19103,6 +19717,7 @@ ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetSamplerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19125,10 +19740,11 @@ ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetPhysicalMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetPhysicalMemProcAddrTable", (void **)&ze_real.zeGetPhysicalMemProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19145,6 +19761,7 @@ ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetPhysicalMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19166,10 +19783,11 @@ ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *p
   if (!tracer_real)
     tracer_real = (ze_zeGetMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetMemProcAddrTable", (void **)&ze_real.zeGetMemProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19186,6 +19804,7 @@ ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *p
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19208,10 +19827,11 @@ ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetVirtualMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetVirtualMemProcAddrTable", (void **)&ze_real.zeGetVirtualMemProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19228,6 +19848,7 @@ ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetVirtualMemProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19250,10 +19871,11 @@ ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetFabricVertexExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFabricVertexExpProcAddrTable", (void **)&ze_real.zeGetFabricVertexExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19270,6 +19892,7 @@ ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetFabricVertexExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19292,10 +19915,11 @@ ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zeGetFabricEdgeExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFabricEdgeExpProcAddrTable", (void **)&ze_real.zeGetFabricEdgeExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19312,6 +19936,7 @@ ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zeGetFabricEdgeExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19333,10 +19958,11 @@ ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_ddita
   if (!tracer_real)
     tracer_real = (ze_zetGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetDeviceProcAddrTable", (void **)&ze_real.zetGetDeviceProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19353,6 +19979,7 @@ ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19374,10 +20001,11 @@ ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_ddi
   if (!tracer_real)
     tracer_real = (ze_zetGetContextProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetContextProcAddrTable", (void **)&ze_real.zetGetContextProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19394,6 +20022,7 @@ ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_ddi
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetContextProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19416,10 +20045,11 @@ ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetCommandListProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetCommandListProcAddrTable", (void **)&ze_real.zetGetCommandListProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19436,6 +20066,7 @@ ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetCommandListProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19457,10 +20088,11 @@ ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_ddita
   if (!tracer_real)
     tracer_real = (ze_zetGetModuleProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetModuleProcAddrTable", (void **)&ze_real.zetGetModuleProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19477,6 +20109,7 @@ ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetModuleProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19498,10 +20131,11 @@ ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_ddita
   if (!tracer_real)
     tracer_real = (ze_zetGetKernelProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetKernelProcAddrTable", (void **)&ze_real.zetGetKernelProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19518,6 +20152,7 @@ ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetKernelProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19540,10 +20175,11 @@ ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricGroupProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricGroupProcAddrTable", (void **)&ze_real.zetGetMetricGroupProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19560,6 +20196,7 @@ ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricGroupProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19582,10 +20219,11 @@ ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricGroupExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricGroupExpProcAddrTable", (void **)&ze_real.zetGetMetricGroupExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19602,6 +20240,7 @@ ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricGroupExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19623,10 +20262,11 @@ ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_ddita
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricProcAddrTable", (void **)&ze_real.zetGetMetricProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19643,6 +20283,7 @@ ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19665,10 +20306,11 @@ ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricStreamerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricStreamerProcAddrTable", (void **)&ze_real.zetGetMetricStreamerProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19685,6 +20327,7 @@ ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricStreamerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19707,10 +20350,11 @@ ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricQueryPoolProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricQueryPoolProcAddrTable", (void **)&ze_real.zetGetMetricQueryPoolProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19727,6 +20371,7 @@ ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricQueryPoolProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19749,10 +20394,11 @@ ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricQueryProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricQueryProcAddrTable", (void **)&ze_real.zetGetMetricQueryProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19769,6 +20415,7 @@ ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetMetricQueryProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19791,10 +20438,11 @@ ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zetGetTracerExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetTracerExpProcAddrTable", (void **)&ze_real.zetGetTracerExpProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19811,6 +20459,7 @@ ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetTracerExpProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19832,10 +20481,11 @@ ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditabl
   if (!tracer_real)
     tracer_real = (ze_zetGetDebugProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetDebugProcAddrTable", (void **)&ze_real.zetGetDebugProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19852,6 +20502,7 @@ ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zetGetDebugProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19873,10 +20524,11 @@ ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_ddita
   if (!tracer_real)
     tracer_real = (ze_zesGetDriverProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDriverProcAddrTable", (void **)&ze_real.zesGetDriverProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19893,6 +20545,7 @@ ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetDriverProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19914,10 +20567,11 @@ ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_ddita
   if (!tracer_real)
     tracer_real = (ze_zesGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDeviceProcAddrTable", (void **)&ze_real.zesGetDeviceProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19934,6 +20588,7 @@ ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetDeviceProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19956,10 +20611,11 @@ ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetSchedulerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetSchedulerProcAddrTable", (void **)&ze_real.zesGetSchedulerProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19976,6 +20632,7 @@ ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetSchedulerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -19998,10 +20655,11 @@ ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetPerformanceFactorProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPerformanceFactorProcAddrTable", (void **)&ze_real.zesGetPerformanceFactorProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20018,6 +20676,7 @@ ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetPerformanceFactorProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20039,10 +20698,11 @@ ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditabl
   if (!tracer_real)
     tracer_real = (ze_zesGetPowerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPowerProcAddrTable", (void **)&ze_real.zesGetPowerProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20059,6 +20719,7 @@ ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditabl
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetPowerProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20081,10 +20742,11 @@ ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetFrequencyProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFrequencyProcAddrTable", (void **)&ze_real.zesGetFrequencyProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20101,6 +20763,7 @@ ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetFrequencyProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20122,10 +20785,11 @@ ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_ddita
   if (!tracer_real)
     tracer_real = (ze_zesGetEngineProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetEngineProcAddrTable", (void **)&ze_real.zesGetEngineProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20142,6 +20806,7 @@ ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetEngineProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20163,10 +20828,11 @@ ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_ddi
   if (!tracer_real)
     tracer_real = (ze_zesGetStandbyProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetStandbyProcAddrTable", (void **)&ze_real.zesGetStandbyProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20183,6 +20849,7 @@ ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_ddi
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetStandbyProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20204,10 +20871,11 @@ ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_d
   if (!tracer_real)
     tracer_real = (ze_zesGetFirmwareProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFirmwareProcAddrTable", (void **)&ze_real.zesGetFirmwareProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20224,6 +20892,7 @@ ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_d
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetFirmwareProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20245,10 +20914,11 @@ ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_ddita
   if (!tracer_real)
     tracer_real = (ze_zesGetMemoryProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetMemoryProcAddrTable", (void **)&ze_real.zesGetMemoryProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20265,6 +20935,7 @@ ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_ddita
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetMemoryProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20287,10 +20958,11 @@ ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetFabricPortProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFabricPortProcAddrTable", (void **)&ze_real.zesGetFabricPortProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20307,6 +20979,7 @@ ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetFabricPortProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20329,10 +21002,11 @@ ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetTemperatureProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetTemperatureProcAddrTable", (void **)&ze_real.zesGetTemperatureProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20349,6 +21023,7 @@ ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetTemperatureProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20370,10 +21045,11 @@ ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t 
   if (!tracer_real)
     tracer_real = (ze_zesGetPsuProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPsuProcAddrTable", (void **)&ze_real.zesGetPsuProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20390,6 +21066,7 @@ ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t 
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetPsuProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20411,10 +21088,11 @@ ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t 
   if (!tracer_real)
     tracer_real = (ze_zesGetFanProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFanProcAddrTable", (void **)&ze_real.zesGetFanProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20431,6 +21109,7 @@ ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t 
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetFanProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20452,10 +21131,11 @@ ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t 
   if (!tracer_real)
     tracer_real = (ze_zesGetLedProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetLedProcAddrTable", (void **)&ze_real.zesGetLedProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20472,6 +21152,7 @@ ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t 
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetLedProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20493,10 +21174,11 @@ ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t 
   if (!tracer_real)
     tracer_real = (ze_zesGetRasProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetRasProcAddrTable", (void **)&ze_real.zesGetRasProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20513,6 +21195,7 @@ ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t 
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetRasProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20535,10 +21218,11 @@ ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
   if (!tracer_real)
     tracer_real = (ze_zesGetDiagnosticsProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDiagnosticsProcAddrTable", (void **)&ze_real.zesGetDiagnosticsProcAddrTable);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20555,6 +21239,7 @@ ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
   tracer_args.tracer_result = tracer_real(tracer_args.version, tracer_args.pDdiTable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   ze_hook_zesGetDiagnosticsProcAddrTable_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
@@ -20576,10 +21261,11 @@ ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *ver
   if (!tracer_real)
     tracer_real = (ze_zelLoaderGetVersions_fn *)tracer_resolve(
         "libze_loader.so.1", "zelLoaderGetVersions", (void **)&ze_real.zelLoaderGetVersions);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(num_elems, versions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
@@ -20614,6 +21300,7 @@ ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *ver
   tracer_args.tracer_result = tracer_real(tracer_args.num_elems, tracer_args.versions);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(342, tracer_depth, tracer_args.tracer_status);
@@ -20635,10 +21322,11 @@ ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleI
   if (!tracer_real)
     tracer_real = (ze_zelLoaderTranslateHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zelLoaderTranslateHandle", (void **)&ze_real.zelLoaderTranslateHandle);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(handleType, handleIn, handleOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
@@ -20676,6 +21364,7 @@ ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleI
                                           tracer_args.handleOut);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(343, tracer_depth, tracer_args.tracer_status);
@@ -20697,10 +21386,11 @@ ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *
   if (!tracer_real)
     tracer_real = (ze_zelTracerCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerCreate", (void **)&ze_real.zelTracerCreate);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
@@ -20735,6 +21425,7 @@ ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *
   tracer_args.tracer_result = tracer_real(tracer_args.desc, tracer_args.phTracer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(344, tracer_depth, tracer_args.tracer_status);
@@ -20756,10 +21447,11 @@ ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerDestroy", (void **)&ze_real.zelTracerDestroy);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
@@ -20792,6 +21484,7 @@ ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(345, tracer_depth, tracer_args.tracer_status);
@@ -20812,10 +21505,11 @@ ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callback
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetPrologues_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetPrologues", (void **)&ze_real.zelTracerSetPrologues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
@@ -20850,6 +21544,7 @@ ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callback
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.pCoreCbs);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(346, tracer_depth, tracer_args.tracer_status);
@@ -20870,10 +21565,11 @@ ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callback
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetEpilogues_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetEpilogues", (void **)&ze_real.zelTracerSetEpilogues);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
@@ -20908,6 +21604,7 @@ ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callback
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.pCoreCbs);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(347, tracer_depth, tracer_args.tracer_status);
@@ -20928,10 +21625,11 @@ ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetEnabled_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetEnabled", (void **)&ze_real.zelTracerSetEnabled);
-  if (ze_nested(__builtin_return_address(0)) ||
-      !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
+  /* Tracing off costs these three loads: they come first. */
+  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled_full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
+      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
@@ -20966,6 +21664,7 @@ ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
   tracer_args.tracer_result = tracer_real(tracer_args.hTracer, tracer_args.enable);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
+  tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(348, tracer_depth, tracer_args.tracer_status);

@@ -86,6 +86,9 @@ static int write_report(const char *path)
   fprintf(file, "user_preload_loaded=%d\n", has_symbol("session_test_user_marker"));
   fprintf(file, "fork_wrapped=%d\n", fork_is_wrapped());
   fprintf(file, "pid=%ld\n", (long)getpid());
+  struct sigaction pipe_action;
+  sigaction(SIGPIPE, NULL, &pipe_action);
+  fprintf(file, "SIGPIPE=%s\n", pipe_action.sa_handler == SIG_IGN ? "ignored" : "default");
   return fclose(file);
 }
 

@@ -1,0 +1,191 @@
+/* feed_pipe: see feed_pipe.h. A single-producer single-consumer ring: each side owns
+ * one index and publishes it; a side with nothing to do sleeps on a condition variable
+ * (never spins: the machines it runs on may be shared), and the other side wakes it
+ * only when it said it sleeps, so the common path takes no lock. The waiting flags and
+ * indices are sequentially consistent: of a sleeper's flag store and the other side's
+ * index store, each side sees the other's, so no wake-up is lost. */
+#include "feed_pipe.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FEED_PIPE_SLOTS = 2048, PIPE_ARGS = 32, PIPE_TEXT = 1024, PIPE_NAME = 256 };
+/* Hysteresis, so that the two threads do not wake each other for every record: a full
+ * ring's producer sleeps until half of it is free, an empty ring's consumer until
+ * WAKE_BATCH records wait (or the feed ends). */
+enum { WAKE_BATCH = 512 };
+
+struct record {
+  bool device;
+  struct feed_call call;
+  struct feed_device dev;
+  struct timeline_arg args[PIPE_ARGS];
+  char text[PIPE_TEXT]; /* the arguments' strings */
+  char name[PIPE_NAME]; /* the device command's name */
+};
+
+struct feed_pipe {
+  struct feed_consumer downstream;
+  struct record *ring; /* FEED_PIPE_SLOTS; owned */
+  _Atomic size_t head; /* next slot the consumer reads */
+  _Atomic size_t tail; /* next slot the producer writes */
+  atomic_bool done;
+  atomic_int status;   /* the consumer's first non-zero status */
+  atomic_bool producer_waits, consumer_waits;
+  pthread_mutex_t lock;
+  pthread_cond_t not_full, not_empty;
+  pthread_t thread;
+};
+
+static void wake(struct feed_pipe *p, atomic_bool *waits, pthread_cond_t *cond) {
+  if (!atomic_load(waits))
+    return;
+  size_t queued = atomic_load(&p->tail) - atomic_load(&p->head);
+  if (waits == &p->producer_waits ? queued > FEED_PIPE_SLOTS / 2 : queued < WAKE_BATCH)
+    return;
+  pthread_mutex_lock(&p->lock);
+  pthread_cond_signal(cond);
+  pthread_mutex_unlock(&p->lock);
+}
+
+static void *consume(void *arg) {
+  struct feed_pipe *p = arg;
+  size_t head = atomic_load_explicit(&p->head, memory_order_relaxed);
+  for (;;) {
+    size_t tail = atomic_load(&p->tail);
+    if (head == tail) {
+      pthread_mutex_lock(&p->lock);
+      atomic_store(&p->consumer_waits, true);
+      while (atomic_load(&p->tail) - head < WAKE_BATCH && !atomic_load(&p->done))
+        pthread_cond_wait(&p->not_empty, &p->lock);
+      atomic_store(&p->consumer_waits, false);
+      bool finished = head == atomic_load(&p->tail) && atomic_load(&p->done);
+      pthread_mutex_unlock(&p->lock);
+      if (finished)
+        break;
+      continue;
+    }
+    for (; head != tail; head++) {
+      struct record *r = &p->ring[head % FEED_PIPE_SLOTS];
+      int rc = 0;
+      if (atomic_load_explicit(&p->status, memory_order_relaxed) == 0) {
+        if (r->device)
+          rc = p->downstream.device ? p->downstream.device(p->downstream.context, &r->dev) : 0;
+        else
+          rc = p->downstream.call ? p->downstream.call(p->downstream.context, &r->call) : 0;
+      }
+      if (rc)
+        atomic_store(&p->status, rc);
+      atomic_store(&p->head, head + 1);
+      wake(p, &p->producer_waits, &p->not_full);
+    }
+  }
+  return NULL;
+}
+
+/* The next free slot, waiting for one; NULL once the consumer has failed. */
+static struct record *slot(struct feed_pipe *p) {
+  size_t tail = atomic_load_explicit(&p->tail, memory_order_relaxed);
+  if (tail - atomic_load(&p->head) >= FEED_PIPE_SLOTS) {
+    pthread_mutex_lock(&p->lock);
+    atomic_store(&p->producer_waits, true);
+    while (tail - atomic_load(&p->head) > FEED_PIPE_SLOTS / 2 && !atomic_load(&p->status))
+      pthread_cond_wait(&p->not_full, &p->lock);
+    atomic_store(&p->producer_waits, false);
+    pthread_mutex_unlock(&p->lock);
+  }
+  return atomic_load(&p->status) ? NULL : &p->ring[tail % FEED_PIPE_SLOTS];
+}
+
+static void publish(struct feed_pipe *p) {
+  atomic_fetch_add(&p->tail, 1);
+  wake(p, &p->consumer_waits, &p->not_empty);
+}
+
+static int put_call(void *context, const struct feed_call *call) {
+  struct feed_pipe *p = context;
+  struct record *r = slot(p);
+  if (!r)
+    return atomic_load(&p->status);
+  r->device = false;
+  r->call = *call;
+  size_t n = call->arg_count < PIPE_ARGS ? call->arg_count : PIPE_ARGS, used = 0;
+  for (size_t i = 0; i < n; i++) {
+    r->args[i] = call->args[i];
+    if (call->args[i].kind == TIMELINE_ARG_STRING) {
+      size_t len = strlen(call->args[i].v.s);
+      if (used + len + 1 > PIPE_TEXT)
+        len = used + 1 < PIPE_TEXT ? PIPE_TEXT - used - 1 : 0;
+      memcpy(r->text + used, call->args[i].v.s, len);
+      r->text[used + len] = 0;
+      r->args[i].v.s = r->text + used;
+      used += len + 1;
+    }
+  }
+  r->call.args = r->args;
+  r->call.arg_count = n;
+  publish(p);
+  return 0;
+}
+
+static int put_device(void *context, const struct feed_device *dev) {
+  struct feed_pipe *p = context;
+  struct record *r = slot(p);
+  if (!r)
+    return atomic_load(&p->status);
+  r->device = true;
+  r->dev = *dev;
+  size_t len = strlen(dev->name);
+  if (len >= PIPE_NAME)
+    len = PIPE_NAME - 1;
+  memcpy(r->name, dev->name, len);
+  r->name[len] = 0;
+  r->dev.name = r->name;
+  publish(p);
+  return 0;
+}
+
+int feed_pipe_open(const struct feed_consumer *downstream, struct feed_pipe **out,
+                   struct feed_consumer *upstream) {
+  *out = NULL;
+  struct feed_pipe *p = calloc(1, sizeof *p);
+  if (!p)
+    return -1;
+  p->ring = malloc(FEED_PIPE_SLOTS * sizeof *p->ring);
+  p->downstream = *downstream;
+  pthread_mutex_init(&p->lock, NULL);
+  pthread_cond_init(&p->not_full, NULL);
+  pthread_cond_init(&p->not_empty, NULL);
+  if (!p->ring || pthread_create(&p->thread, NULL, consume, p) != 0) {
+    free(p->ring);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->not_full);
+    pthread_cond_destroy(&p->not_empty);
+    free(p);
+    return -1;
+  }
+  *upstream = (struct feed_consumer){p, downstream->call ? put_call : NULL,
+                                     downstream->device ? put_device : NULL,
+                                     downstream->want_args};
+  *out = p;
+  return 0;
+}
+
+int feed_pipe_close(struct feed_pipe *p) {
+  if (!p)
+    return 0;
+  pthread_mutex_lock(&p->lock);
+  atomic_store(&p->done, true);
+  pthread_cond_signal(&p->not_empty);
+  pthread_mutex_unlock(&p->lock);
+  pthread_join(p->thread, NULL);
+  int rc = atomic_load(&p->status);
+  free(p->ring);
+  pthread_mutex_destroy(&p->lock);
+  pthread_cond_destroy(&p->not_full);
+  pthread_cond_destroy(&p->not_empty);
+  free(p);
+  return rc;
+}

@@ -1,0 +1,340 @@
+/* timeline_build: see timeline_build.h. */
+#include "timeline_build.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends.h"
+#include "feed_pipe.h"
+#include "timeline_feed.h"
+#include "tracer_runtime.h"
+
+enum { MAX_PENDING = 4096, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
+
+/* A call or a device command waiting for its other end of a flow. */
+struct pending {
+  int64_t pid;
+  int kind;              /* enum tracer_command_kind */
+  const char *function;  /* transfers: the enqueue function's name (static data) */
+  uint64_t start;
+  uint64_t flow;
+};
+
+struct fifo {
+  struct pending items[MAX_PENDING];
+  size_t head, count;
+};
+
+struct allocation {
+  int64_t pid;
+  uint64_t handle, bytes;
+};
+
+struct build {
+  struct timeline *tl;
+  const struct timeline_build_options *options;
+  struct fifo calls, devices;
+  uint64_t next_flow;
+  struct allocation *allocations; /* open addressing by handle; owned */
+  size_t allocation_cap, allocation_count;
+  struct recent_thread {
+    const char *host;
+    int64_t pid, tid;
+    timeline_track track;
+  } recent[RECENT_THREADS];
+  struct process_memory {
+    int64_t pid;
+    const char *host;
+    timeline_track counter;
+    int64_t bytes;
+  } *memory;
+  size_t memory_count;
+};
+
+static int command_kind(enum tracer_meaning m) {
+  switch (m) {
+  case TRACER_MEANING_KERNEL_LAUNCH: return TRACER_COMMAND_KERNEL;
+  case TRACER_MEANING_TRANSFER: return TRACER_COMMAND_TRANSFER;
+  case TRACER_MEANING_COMMAND: return TRACER_COMMAND_OTHER;
+  default: return -1;
+  }
+}
+
+static bool matches(const struct pending *p, int64_t pid, int kind, const char *function) {
+  return p->pid == pid && p->kind == kind &&
+         (kind != TRACER_COMMAND_TRANSFER || !p->function || !function ||
+          strcmp(p->function, function) == 0);
+}
+
+/* The oldest match, taken out; 0 when none. `call_side`: the call must start no later
+ * than the device command (calls queue); else the device command no earlier than the
+ * call (devices queue). A call's event comes when it returns, after its device work may
+ * have finished, and calls of several threads interleave: when no match keeps that order,
+ * the oldest match of the same process and kind is taken, so that every flow has both
+ * ends. */
+static uint64_t take(struct fifo *q, int64_t pid, int kind, const char *function,
+                     uint64_t start, bool call_side) {
+  size_t found = q->count;
+  for (size_t i = 0; i < q->count; i++) {
+    struct pending *p = &q->items[(q->head + i) % MAX_PENDING];
+    if (!matches(p, pid, kind, function))
+      continue;
+    if (found == q->count)
+      found = i;
+    if (call_side ? p->start <= start : p->start >= start) {
+      found = i;
+      break;
+    }
+  }
+  if (found == q->count)
+    return 0;
+  uint64_t flow = q->items[(q->head + found) % MAX_PENDING].flow;
+  /* Close the hole: move the older ones up by one. */
+  for (size_t k = found; k > 0; k--)
+    q->items[(q->head + k) % MAX_PENDING] = q->items[(q->head + k - 1) % MAX_PENDING];
+  q->head = (q->head + 1) % MAX_PENDING;
+  q->count--;
+  return flow;
+}
+
+static void put(struct fifo *q, struct pending p) {
+  if (q->count == MAX_PENDING) { /* never matched: forget the oldest */
+    q->head = (q->head + 1) % MAX_PENDING;
+    q->count--;
+  }
+  q->items[(q->head + q->count++) % MAX_PENDING] = p;
+}
+
+static timeline_track process_track(struct build *b, const char *host, int64_t pid) {
+  char name[256];
+  if (b->options->app_name)
+    snprintf(name, sizeof name, "%s (pid %" PRId64 ")", b->options->app_name, pid);
+  else
+    snprintf(name, sizeof name, "pid %" PRId64, pid);
+  return timeline_process(b->tl, timeline_host(b->tl, host), pid, name);
+}
+
+static struct process_memory *memory_of(struct build *b, const char *host, int64_t pid) {
+  for (size_t i = 0; i < b->memory_count; i++)
+    if (b->memory[i].pid == pid && strcmp(b->memory[i].host, host) == 0)
+      return &b->memory[i];
+  struct process_memory *grown = realloc(b->memory, (b->memory_count + 1) * sizeof *grown);
+  if (!grown)
+    return NULL;
+  b->memory = grown;
+  struct process_memory *m = &b->memory[b->memory_count];
+  m->host = strdup(host);
+  m->counter = timeline_counter_track(b->tl, process_track(b, host, pid),
+                                      "memory allocated (traced APIs)", TIMELINE_UNIT_BYTES);
+  if (!m->host || !m->counter)
+    return NULL;
+  m->pid = pid;
+  m->bytes = 0;
+  return &b->memory[b->memory_count++];
+}
+
+static struct allocation *allocation_slot(struct build *b, int64_t pid, uint64_t handle,
+                                          bool add) {
+  if (add && (b->allocation_count + 1) * 2 > b->allocation_cap) {
+    size_t cap = b->allocation_cap ? b->allocation_cap * 2 : 1024;
+    if (b->allocation_count >= MAX_ALLOCATIONS)
+      return NULL;
+    struct allocation *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+      return NULL;
+    for (size_t i = 0; i < b->allocation_cap; i++) {
+      if (!b->allocations[i].handle)
+        continue;
+      size_t at = (b->allocations[i].handle * 0x9e3779b97f4a7c15ull) >> 20 & (cap - 1);
+      while (slots[at].handle)
+        at = (at + 1) & (cap - 1);
+      slots[at] = b->allocations[i];
+    }
+    free(b->allocations);
+    b->allocations = slots;
+    b->allocation_cap = cap;
+  }
+  if (!b->allocation_cap)
+    return NULL;
+  size_t at = (handle * 0x9e3779b97f4a7c15ull) >> 20 & (b->allocation_cap - 1);
+  for (; b->allocations[at].handle; at = (at + 1) & (b->allocation_cap - 1))
+    if (b->allocations[at].handle == handle && b->allocations[at].pid == pid)
+      return &b->allocations[at];
+  return add ? &b->allocations[at] : NULL;
+}
+
+static const struct timeline_arg *arg_named(const struct feed_call *c, const char *name) {
+  for (size_t i = 0; name && i < c->arg_count; i++)
+    if (strcmp(c->args[i].name, name) == 0)
+      return &c->args[i];
+  return NULL;
+}
+
+/* Memory through alloc and free meanings: the size from the spec's bytes param, the
+ * handle from the result; a free names the handle in one of its pointer arguments. */
+static int track_memory(struct build *b, const struct feed_call *c,
+                        const struct tracer_function_desc *fn) {
+  if (c->failed || (fn->meaning != TRACER_MEANING_ALLOC && fn->meaning != TRACER_MEANING_FREE))
+    return 0;
+  int64_t delta = 0;
+  if (fn->meaning == TRACER_MEANING_ALLOC) {
+    const struct timeline_arg *size = arg_named(c, fn->bytes_param);
+    const struct timeline_arg *result = arg_named(c, "result");
+    if (!size || !result || result->kind != TIMELINE_ARG_POINTER || !result->v.u)
+      return 0;
+    struct allocation *a = allocation_slot(b, c->pid, result->v.u, true);
+    if (!a)
+      return 0;
+    if (!a->handle)
+      b->allocation_count++;
+    else
+      delta -= (int64_t)a->bytes;
+    *a = (struct allocation){c->pid, result->v.u, size->v.u};
+    delta += (int64_t)size->v.u;
+  } else {
+    for (size_t i = 0; i < c->arg_count && !delta; i++) {
+      if (c->args[i].kind != TIMELINE_ARG_POINTER || !c->args[i].v.u)
+        continue;
+      struct allocation *a = allocation_slot(b, c->pid, c->args[i].v.u, false);
+      if (!a)
+        continue;
+      delta = -(int64_t)a->bytes;
+      /* Deleting from open addressing: re-insert the rest of the run. */
+      size_t at = (size_t)(a - b->allocations);
+      a->handle = 0;
+      b->allocation_count--;
+      for (size_t k = (at + 1) & (b->allocation_cap - 1); b->allocations[k].handle;
+           k = (k + 1) & (b->allocation_cap - 1)) {
+        struct allocation moved = b->allocations[k];
+        b->allocations[k].handle = 0;
+        *allocation_slot(b, moved.pid, moved.handle, true) = moved;
+      }
+    }
+    if (!delta)
+      return 0;
+  }
+  struct process_memory *m = memory_of(b, c->host, c->pid);
+  if (!m)
+    return -1;
+  m->bytes += delta;
+  return timeline_counter(b->tl, m->counter, c->end, (double)m->bytes);
+}
+
+/* The thread's track; the last few are remembered, since calls come in runs. */
+static timeline_track thread_track(struct build *b, const struct feed_call *c) {
+  struct recent_thread *r = &b->recent[(uint64_t)c->tid % RECENT_THREADS];
+  if (r->track && r->tid == c->tid && r->pid == c->pid && r->host == c->host)
+    return r->track;
+  char name[64];
+  snprintf(name, sizeof name, "thread %" PRId64, c->tid);
+  timeline_track process = process_track(b, c->host, c->pid);
+  timeline_track thread = timeline_thread(b->tl, process, c->pid, c->tid, name);
+  /* The host string belongs to the trace (its env), so its address is a fair key. */
+  *r = (struct recent_thread){c->host, c->pid, c->tid, thread};
+  return thread;
+}
+
+static int on_call(void *context, const struct feed_call *c) {
+  struct build *b = context;
+  const struct tracer_function_desc *fn = &c->desc->functions[c->function];
+  timeline_track thread = thread_track(b, c);
+  if (!thread)
+    return -1;
+  struct timeline_slice s = {.track = thread, .start = c->start, .end = c->end,
+                             .name = fn->name, .args = c->args, .arg_count = c->arg_count,
+                             .stable_names = true};
+  int kind = command_kind(fn->meaning);
+  if (kind >= 0 && !c->failed) {
+    s.flow_out = take(&b->devices, c->pid, kind, fn->name, c->start, false);
+    if (!s.flow_out) {
+      s.flow_out = ++b->next_flow;
+      put(&b->calls, (struct pending){c->pid, kind, fn->name, c->start, s.flow_out});
+    }
+  }
+  if (timeline_slice(b->tl, &s))
+    return -1;
+  return track_memory(b, c, fn);
+}
+
+static int on_device(void *context, const struct feed_device *d) {
+  struct build *b = context;
+  char device_name[128], queue_name[64], name[160];
+  const char *backend = d->desc ? d->desc->name : "unknown";
+  snprintf(device_name, sizeof device_name, "%s device", backend);
+  snprintf(queue_name, sizeof queue_name, "queue 0x%" PRIx64 " (pid %" PRId64 ")", d->queue,
+           d->pid);
+  timeline_track device = timeline_device(b->tl, timeline_host(b->tl, d->host), device_name);
+  /* A queue is an address in its process: a forked child's may have its parent's. */
+  timeline_track queue = timeline_queue(b->tl, device, d->queue ^ (uint64_t)d->pid << 48,
+                                        queue_name);
+  if (!queue)
+    return -1;
+  const char *function = NULL, *direction = NULL;
+  int index = d->desc ? backends_function_index(d->desc, d->name, strlen(d->name)) : -1;
+  if (index >= 0) {
+    function = d->desc->functions[index].name;
+    direction = d->desc->functions[index].direction;
+  }
+  struct timeline_arg args[4];
+  size_t n = 0;
+  const char *category = "command";
+  if (d->kind == TRACER_COMMAND_KERNEL) {
+    snprintf(name, sizeof name, "%s", d->name);
+    category = "kernel";
+  } else if (d->kind == TRACER_COMMAND_TRANSFER) {
+    snprintf(name, sizeof name, "copy %s", direction ? direction : "");
+    category = "copy";
+    args[n++] = (struct timeline_arg){.name = "bytes", .kind = TIMELINE_ARG_UINT, .v.u = d->bytes};
+    if (d->end > d->start)
+      args[n++] = (struct timeline_arg){.name = "GB/s", .kind = TIMELINE_ARG_DOUBLE,
+                                        .v.d = (double)d->bytes / (double)(d->end - d->start)};
+  } else {
+    snprintf(name, sizeof name, "%s", d->name);
+  }
+  if (function)
+    args[n++] = (struct timeline_arg){.name = "call", .kind = TIMELINE_ARG_STRING, .v.s = function};
+  struct timeline_slice s = {.track = queue, .start = d->start, .end = d->end, .name = name,
+                             .category = category, .args = args, .arg_count = n};
+  s.flow_in = take(&b->calls, d->pid, d->kind, function, d->start, true);
+  if (!s.flow_in) {
+    s.flow_in = ++b->next_flow;
+    put(&b->devices, (struct pending){d->pid, d->kind, function, d->start, s.flow_in});
+  }
+  return timeline_slice(b->tl, &s);
+}
+
+int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
+                   struct timeline *tl, const struct timeline_build_options *options,
+                   char **error) {
+  struct build *b = calloc(1, sizeof *b);
+  *error = NULL;
+  if (!b) {
+    *error = strdup("Cannot write the timeline: out of memory");
+    return -1;
+  }
+  b->tl = tl;
+  b->options = options;
+  struct feed_consumer consumer = {b, on_call, on_device, true}, upstream;
+  struct feed_pipe *pipe = NULL;
+  /* Reading the trace on this thread, the timeline's encoding and writing on another;
+   * both here when no thread can start. */
+  if (feed_pipe_open(&consumer, &pipe, &upstream))
+    upstream = consumer;
+  struct feed_span span;
+  int rc = timeline_feed(trace, map, &upstream, &span, error);
+  if (feed_pipe_close(pipe))
+    rc = -1;
+  if (timeline_error(tl)[0]) {
+    free(*error);
+    *error = strdup(timeline_error(tl));
+    rc = -1;
+  }
+  for (size_t i = 0; i < b->memory_count; i++)
+    free((char *)b->memory[i].host);
+  free(b->memory);
+  free(b->allocations);
+  free(b);
+  return rc;
+}

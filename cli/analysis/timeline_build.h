@@ -1,0 +1,29 @@
+/* timeline_build: `tracer -l`: the timeline of a trace, from the calls and device
+ * commands of timeline_feed, written by cli/timeline.
+ *
+ * Tracks: host > process > thread for calls (nested calls nest), host > "<backend>
+ * device" > queue for device commands, and per process a counter of the memory
+ * allocated through the traced APIs (alloc and free meanings of the event metadata).
+ * Each device command gets a flow from the call that submitted it: the oldest call of
+ * its process, of the matching meaning (kernel launch, transfer of that function,
+ * other command), that started before it and is not matched yet. The trace has no
+ * correlation id today, so with several queues completing out of order a flow can
+ * point at the wrong call of the same kind; the one-event format can carry one. */
+#ifndef TRACER_TIMELINE_BUILD_H
+#define TRACER_TIMELINE_BUILD_H
+
+#include "ctf.h"
+#include "event_map.h"
+#include "timeline.h"
+
+struct timeline_build_options {
+  const char *app_name;  /* shown with process ids; may be NULL */
+};
+
+/* Writes the trace's timeline through tl (opened by the caller, who closes it).
+ * Returns 0, or -1 with a message in *error (owned by the caller, free()). */
+int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
+                   struct timeline *tl, const struct timeline_build_options *options,
+                   char **error);
+
+#endif

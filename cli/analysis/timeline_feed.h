@@ -1,0 +1,64 @@
+/* timeline_feed: the one place that turns the trace's events into what the timeline and
+ * the gap analysis take: finished host calls (start, end, thread, function, status,
+ * arguments) and device commands (queue, kind, name, bytes, start, end), in the trace's
+ * time order, on one clock in nanoseconds.
+ *
+ * A call is one event written when it returns (docs/trace-format.md): its record gives
+ * the times, ids, status and arguments. Multi-node runs: clock alignment between nodes belongs here too (a
+ * per-host offset added to every time), before any consumer sees a time.
+ *
+ * Records and their strings are borrowed: valid during the callback only, except the
+ * names of arguments and functions, which live as long as the trace and the backends'
+ * descriptions (timeline_slice.stable_names).
+ */
+#ifndef TRACER_TIMELINE_FEED_H
+#define TRACER_TIMELINE_FEED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctf.h"
+#include "event_map.h"
+#include "timeline.h"
+
+struct feed_call {
+  const char *host;
+  int64_t pid, tid;
+  const struct tracer_backend_desc *desc;
+  int function;                      /* index in desc->functions */
+  uint64_t start, end;               /* ns */
+  bool has_status, failed;           /* failed: a status other than success */
+  int64_t status;
+  const struct timeline_arg *args;   /* entry arguments, then results; may be empty */
+  size_t arg_count;
+};
+
+struct feed_device {
+  const char *host;
+  int64_t pid;                       /* the process that submitted it */
+  const struct tracer_backend_desc *desc; /* NULL when the backend is not compiled in */
+  int kind;                          /* enum tracer_command_kind */
+  const char *name;                  /* kernel name, or the enqueue function's */
+  uint64_t bytes, queue, start, end; /* start, end: ns */
+};
+
+struct feed_consumer {
+  void *context;
+  int (*call)(void *context, const struct feed_call *call);       /* may be NULL */
+  int (*device)(void *context, const struct feed_device *device); /* may be NULL */
+  bool want_args;                    /* decode arguments (slower) */
+};
+
+struct feed_span {
+  uint64_t first, last;              /* ns: the first and last event's times */
+  uint64_t events;
+};
+
+/* Reads the whole trace in time order and hands each call and device command to the
+ * consumer. A callback's non-zero return stops the feed with that status. Returns 0;
+ * -1 when part of the trace could not be read (a message in *error, owned by the
+ * caller, free()); what could be read was fed. */
+int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
+                  const struct feed_consumer *consumer, struct feed_span *span, char **error);
+
+#endif

@@ -1,0 +1,125 @@
+/* timeline: a writer of timelines for ui.perfetto.dev, independent of where the events
+ * come from (CTF or anything else).
+ *
+ * Tracks form a tree: host > process > thread for host calls; host > device > queue
+ * for device work; counter tracks under any track. Slices (with a name, arguments
+ * and flows), instants and counter values go on tracks. Everything is streamed to
+ * disk as it arrives (Perfetto protobuf, and Chrome trace-event JSON on request), so
+ * memory grows with the number of tracks and distinct names, never with the number of
+ * events.
+ *
+ * Conventions:
+ * - Times are nanoseconds on one clock for the whole timeline. Aligning several
+ *   nodes' clocks is the caller's job, done before the times reach the writer (see
+ *   docs/timeline.md: the seam for multi-node runs).
+ * - A slice is written whole (begin and end together), so the writer needs no
+ *   matching of begins and ends. Slices may come in any order; when they arrive in
+ *   order of their end (as calls do, recorded at return) none is ever misplaced.
+ *   A slice that overlaps another on its track without nesting goes on a lane (a
+ *   sibling track named "NAME #2", ...), so none is lost.
+ * - Strings are copied or written at once: the caller keeps ownership.
+ * - Functions return 0, or -1 with a message in timeline_error(). The writer never
+ *   prints or exits.
+ * - Splitting: before a file would pass options.split_bytes, the writer starts the next
+ *   part (PATH.part2.pftrace, ...). Every part starts with the descriptors of every track
+ *   known so far, so each opens on its own; a slice is never cut between two parts.
+ *   When a split happened, PATH.summary.pftrace holds all tracks, the counters
+ *   (thinned to one value per track per summary_interval) and the longest slices.
+ */
+#ifndef TRACER_TIMELINE_H
+#define TRACER_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct timeline;
+
+/* A track's handle: its Perfetto uuid (never 0). */
+typedef uint64_t timeline_track;
+
+struct timeline_options {
+  const char *path;        /* the .pftrace to write; parts and summary go beside it */
+  uint64_t split_bytes;    /* 0: TIMELINE_DEFAULT_SPLIT_BYTES */
+  const char *json_path;   /* also write Chrome trace-event JSON there; NULL: no */
+  uint64_t summary_interval; /* ns between counter values kept in the summary; 0: 1 ms */
+  size_t summary_slices;   /* longest slices kept in the summary; 0: 1000 */
+};
+
+#define TIMELINE_DEFAULT_SPLIT_BYTES (2ull << 30) /* 2 GiB: under Perfetto's 4 GiB limit */
+
+enum timeline_arg_kind {
+  TIMELINE_ARG_INT,
+  TIMELINE_ARG_UINT,
+  TIMELINE_ARG_DOUBLE,
+  TIMELINE_ARG_STRING,
+  TIMELINE_ARG_POINTER,
+};
+
+/* A slice's detail: name = value. */
+struct timeline_arg {
+  const char *name;
+  enum timeline_arg_kind kind;
+  union {
+    int64_t i;
+    uint64_t u;
+    double d;
+    const char *s;
+  } v;
+};
+
+struct timeline_slice {
+  timeline_track track;
+  uint64_t start, end;   /* ns, start <= end */
+  const char *name;
+  const char *category;  /* may be NULL */
+  const struct timeline_arg *args; /* the first 64 are written */
+  size_t arg_count;
+  uint64_t flow_out;     /* a flow starting at this slice; 0: none */
+  uint64_t flow_in;      /* a flow ending at this slice; 0: none */
+  /* The name and the args' names are strings whose address always holds the same
+   * text while the writer is open (static data, names owned by an open trace): they
+   * are then interned by address, without reading them. */
+  bool stable_names;
+};
+
+enum timeline_unit { TIMELINE_UNIT_COUNT, TIMELINE_UNIT_BYTES, TIMELINE_UNIT_NS };
+
+struct timeline_stats {
+  uint64_t slices, instants, counter_values, flows;
+  uint64_t tracks, lanes;  /* lanes: extra tracks made for overlapping slices */
+  uint64_t bytes;          /* all parts */
+  unsigned parts;          /* files written, summary not included */
+  bool summary;            /* a summary file was written */
+};
+
+int timeline_open(const struct timeline_options *options, struct timeline **out);
+/* Finishes every file; frees the writer even on failure. stats may be NULL. A message
+ * is stored in `error` (may be NULL, size error_size) on failure. */
+int timeline_close(struct timeline *tl, struct timeline_stats *stats, char *error,
+                   size_t error_size);
+const char *timeline_error(const struct timeline *tl);
+
+/* Tracks, made on first use and found again by the same key afterwards. Names are
+ * those shown; 0 when out of memory or on a write error. */
+timeline_track timeline_host(struct timeline *tl, const char *hostname);
+timeline_track timeline_process(struct timeline *tl, timeline_track host, int64_t pid,
+                                const char *name);
+timeline_track timeline_thread(struct timeline *tl, timeline_track process, int64_t pid,
+                               int64_t tid, const char *name);
+timeline_track timeline_device(struct timeline *tl, timeline_track host, const char *name);
+timeline_track timeline_queue(struct timeline *tl, timeline_track device, uint64_t id,
+                              const char *name);
+timeline_track timeline_counter_track(struct timeline *tl, timeline_track parent,
+                                      const char *name, enum timeline_unit unit);
+
+int timeline_slice(struct timeline *tl, const struct timeline_slice *slice);
+int timeline_instant(struct timeline *tl, timeline_track track, uint64_t ts, const char *name,
+                     const struct timeline_arg *args, size_t arg_count);
+int timeline_counter(struct timeline *tl, timeline_track counter, uint64_t ts, double value);
+
+/* Part file names: part 1 is options.path itself; part n > 1 is PATH without its
+ * .pftrace suffix + ".partN.pftrace"; part 0 is the summary (".summary.pftrace"). */
+int timeline_part_path(const char *path, unsigned part, char *out, size_t out_size);
+
+#endif

@@ -1,0 +1,191 @@
+/* timeline_sink: the .pftrace files: buffered writes, the sequence's head packet,
+ * interned names and track descriptors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "timeline_internal.h"
+#include "timeline_proto.h"
+
+enum { FLUSH_BYTES = 1 << 20, INTERN_MAX = 1 << 16, SEQUENCE_ID = 1 };
+
+int sink_open(struct timeline *tl, struct sink *sink, const char *path, bool interning) {
+  memset(sink, 0, sizeof *sink);
+  sink->fd = -1;
+  sink->interning = interning;
+  sink->path = strdup(path);
+  if (!sink->path)
+    return timeline_fail(tl, "Cannot write the timeline: out of memory");
+  sink->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (sink->fd < 0)
+    return timeline_fail(tl, "Cannot create the timeline: file=%s, %s", path, strerror(errno));
+  /* The first packet clears the sequence's incremental state (interned names). */
+  struct pb *p = &tl->packet;
+  pb_reset(p);
+  pb_varint(p, PACKET_SEQUENCE_ID, SEQUENCE_ID);
+  pb_varint(p, PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+  return sink_packet(tl, sink, p);
+}
+
+int sink_flush(struct timeline *tl, struct sink *sink) {
+  if (sink->out.failed)
+    return timeline_fail(tl, "Cannot write the timeline: out of memory");
+  size_t done = 0;
+  while (done < sink->out.len) {
+    ssize_t n = write(sink->fd, sink->out.data + done, sink->out.len - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return timeline_fail(tl, "Cannot write the timeline: file=%s, %s", sink->path,
+                           n < 0 ? strerror(errno) : "nothing written");
+    done += (size_t)n;
+  }
+  pb_reset(&sink->out);
+  return 0;
+}
+
+int sink_close(struct timeline *tl, struct sink *sink) {
+  int rc = 0;
+  if (sink->fd >= 0) {
+    rc = sink_flush(tl, sink);
+    if (close(sink->fd) != 0 && rc == 0)
+      rc = timeline_fail(tl, "Cannot write the timeline: file=%s, %s", sink->path,
+                         strerror(errno));
+  }
+  sink->fd = -1;
+  pb_free(&sink->out);
+  intern_free(&sink->names);
+  intern_free(&sink->arg_names);
+  free(sink->path);
+  sink->path = NULL;
+  return rc;
+}
+
+int sink_packet(struct timeline *tl, struct sink *sink, const struct pb *packet) {
+  size_t before = sink->out.len;
+  pb_bytes(&sink->out, TRACE_PACKET, packet->data, packet->len);
+  sink->bytes += sink->out.len - before;
+  if (packet->failed)
+    sink->out.failed = true;
+  return sink->out.len >= FLUSH_BYTES || sink->out.failed ? sink_flush(tl, sink) : 0;
+}
+
+void sink_packet_head(struct sink *sink, struct pb *packet, uint64_t ts, bool has_ts) {
+  if (has_ts)
+    pb_varint(packet, PACKET_TIMESTAMP, ts);
+  pb_varint(packet, PACKET_SEQUENCE_ID, SEQUENCE_ID);
+  if (sink->interning)
+    pb_varint(packet, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+}
+
+static uint64_t hash_name(const char *s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (uint8_t)*s) * 1099511628211ull;
+  return h ? h : 1;
+}
+
+static bool intern_grow(struct intern *in) {
+  size_t cap = in->cap ? in->cap * 2 : 256;
+  struct intern_entry *slots = calloc(cap, sizeof *slots);
+  if (!slots)
+    return false;
+  for (size_t i = 0; i < in->cap; i++) {
+    if (!in->slots[i].hash)
+      continue;
+    size_t at = in->slots[i].hash & (cap - 1);
+    while (slots[at].hash)
+      at = (at + 1) & (cap - 1);
+    slots[at] = in->slots[i];
+  }
+  free(in->slots);
+  in->slots = slots;
+  in->cap = cap;
+  return true;
+}
+
+static uint64_t sink_intern_text(struct sink *sink, struct intern *in, const char *name,
+                                 bool arg, struct pb *packet, size_t *data);
+
+uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
+                     struct pb *packet, size_t *data) {
+  struct intern *in = arg ? &sink->arg_names : &sink->names;
+  if (!sink->interning)
+    return 0;
+  size_t slot = ((uintptr_t)name >> 3) & 1023;
+  if (stable && in->by_address[slot].address == name)
+    return in->by_address[slot].iid;
+  uint64_t iid = sink_intern_text(sink, in, name, arg, packet, data);
+  if (stable && iid) {
+    in->by_address[slot].address = name;
+    in->by_address[slot].iid = (uint32_t)iid;
+  }
+  return iid;
+}
+
+static uint64_t sink_intern_text(struct sink *sink, struct intern *in, const char *name,
+                                 bool arg, struct pb *packet, size_t *data) {
+  (void)sink;
+  uint64_t h = hash_name(name);
+  if (in->cap) {
+    for (size_t at = h & (in->cap - 1); in->slots[at].hash; at = (at + 1) & (in->cap - 1))
+      if (in->slots[at].hash == h && strcmp(in->slots[at].name, name) == 0)
+        return in->slots[at].iid;
+  }
+  /* Bounded: past INTERN_MAX distinct names, the rest are written inline. */
+  if (in->count >= INTERN_MAX || ((in->count + 1) * 2 > in->cap && !intern_grow(in)))
+    return 0;
+  char *copy = strdup(name);
+  if (!copy)
+    return 0;
+  size_t at = h & (in->cap - 1);
+  while (in->slots[at].hash)
+    at = (at + 1) & (in->cap - 1);
+  in->slots[at] = (struct intern_entry){h, (uint32_t)++in->count, copy};
+  if (!*data)
+    *data = pb_begin(packet, PACKET_INTERNED_DATA);
+  size_t entry = pb_begin(packet, arg ? INTERNED_ANNOTATION_NAMES : INTERNED_EVENT_NAMES);
+  pb_varint(packet, EVENT_NAME_IID, in->count);
+  pb_string(packet, EVENT_NAME_NAME, name);
+  pb_end(packet, entry);
+  return in->count;
+}
+
+void intern_free(struct intern *in) {
+  for (size_t i = 0; i < in->cap; i++)
+    free(in->slots[i].name);
+  free(in->slots);
+  memset(in, 0, sizeof *in);
+}
+
+void sink_track_descriptor(struct sink *sink, struct pb *p, const struct track *t) {
+  (void)sink;
+  pb_reset(p);
+  pb_varint(p, PACKET_SEQUENCE_ID, SEQUENCE_ID);
+  size_t d = pb_begin(p, PACKET_TRACK_DESCRIPTOR);
+  pb_varint(p, TRACK_UUID, t->uuid);
+  if (t->parent)
+    pb_varint(p, TRACK_PARENT_UUID, t->parent);
+  pb_string(p, TRACK_NAME, t->name);
+  if (t->kind == TRACK_PROCESS_KIND) {
+    size_t m = pb_begin(p, TRACK_PROCESS);
+    pb_sint(p, PROCESS_PID, t->pid);
+    pb_string(p, PROCESS_NAME, t->name);
+    pb_end(p, m);
+  } else if (t->kind == TRACK_THREAD_KIND) {
+    size_t m = pb_begin(p, TRACK_THREAD);
+    pb_sint(p, THREAD_PID, t->pid);
+    pb_sint(p, THREAD_TID, t->id);
+    pb_string(p, THREAD_NAME, t->name);
+    pb_end(p, m);
+  } else if (t->kind == TRACK_COUNTER_KIND) {
+    size_t m = pb_begin(p, TRACK_COUNTER);
+    static const int units[] = {[TIMELINE_UNIT_COUNT] = 2, [TIMELINE_UNIT_BYTES] = 3,
+                                [TIMELINE_UNIT_NS] = 1};
+    pb_varint(p, COUNTER_UNIT, (uint64_t)units[t->unit]);
+    pb_end(p, m);
+  }
+  pb_end(p, d);
+}

@@ -1,0 +1,73 @@
+/* tracer_recording: see tracer_recording.h. */
+#include "tracer_recording.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer_runtime.h"
+#include "tracer_tracepoints.h"
+
+volatile int tracer_paused;
+static uint64_t paused_since; /* trace clock, valid while tracer_paused */
+
+void tracer_recording_pause(void) {
+  uint64_t now = tracer_now();
+  if (__atomic_exchange_n(&tracer_paused, 1, __ATOMIC_ACQ_REL) == 0)
+    __atomic_store_n(&paused_since, now, __ATOMIC_RELEASE);
+}
+
+void tracer_recording_resume(void) {
+  uint64_t since = __atomic_load_n(&paused_since, __ATOMIC_ACQUIRE);
+  if (__atomic_exchange_n(&tracer_paused, 0, __ATOMIC_ACQ_REL) == 0)
+    return;
+  lttng_ust_tracepoint(lttng_ust_tracer, paused, tracer_pid(), tracer_tid(), since,
+                       tracer_now());
+}
+
+/* A pause still on when the process ends lasted until then. */
+__attribute__((destructor)) static void tracer_recording_fini(void) { tracer_recording_resume(); }
+
+__attribute__((constructor)) static void tracer_recording_init(void) {
+  const char *start_paused = getenv("TRACER_START_PAUSED");
+  if (start_paused && strcmp(start_paused, "1") == 0)
+    tracer_recording_pause();
+}
+
+/* Each thread's open regions, innermost last. Deeper ones than the array holds are
+ * counted but not kept, so closes still pair with their opens. */
+enum { REGION_DEPTH = 64, REGION_NAME = 128 };
+struct open_region {
+  uint64_t start;
+  bool paused; /* the recording was paused when it opened */
+  char name[REGION_NAME];
+};
+/* Allocated on a thread's first region: the runtime may be loaded by dlopen (with a
+ * collector), where static TLS has room for a few words only. Never freed: a thread's
+ * regions may outlive any destructor we could register. */
+static __thread struct open_region *regions;
+static __thread unsigned region_depth;
+
+void tracer_region_open(const char *backend, const char *name, uint64_t start) {
+  (void)backend;
+  unsigned d = region_depth++;
+  if (!regions && !(regions = calloc(REGION_DEPTH, sizeof *regions)))
+    return;
+  if (d >= REGION_DEPTH)
+    return;
+  regions[d].start = start;
+  regions[d].paused = tracer_recording_paused();
+  const char *shown = name ? name : "(unnamed)";
+  size_t n = strnlen(shown, REGION_NAME - 1);
+  memcpy(regions[d].name, shown, n);
+  regions[d].name[n] = '\0';
+}
+
+void tracer_region_close(const char *backend, uint64_t end) {
+  if (region_depth == 0)
+    return;
+  unsigned d = --region_depth;
+  if (!regions || d >= REGION_DEPTH || regions[d].paused || tracer_recording_paused())
+    return;
+  lttng_ust_tracepoint(lttng_ust_tracer, region, tracer_pid(), tracer_tid(), backend,
+                       regions[d].name, (uint16_t)d, regions[d].start, end);
+}

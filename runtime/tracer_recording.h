@@ -1,0 +1,34 @@
+/* tracer_recording: what the app itself says about the recording, for every backend at
+ * once: pause and resume (an API's own calls for it, or TRACER_START_PAUSED=1 set by
+ * `tracer --start-paused`), and named regions that nest per thread.
+ *
+ * A generated wrapper asks tracer_recording_paused() before recording a call; while it
+ * is true the call goes straight to the library. Each pause is written, when it ends, as
+ * one lttng_ust_tracer:paused event; each region, when it closes, as one
+ * lttng_ust_tracer:region event. Safe from any thread.
+ */
+#ifndef TRACER_RECORDING_H
+#define TRACER_RECORDING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+extern volatile int tracer_paused; /* written by the functions below only */
+
+static inline bool tracer_recording_paused(void) {
+  return __atomic_load_n(&tracer_paused, __ATOMIC_RELAXED) != 0;
+}
+
+/* Pauses the recording; a pause while paused changes nothing. */
+void tracer_recording_pause(void);
+/* Resumes it and writes the pause that ends; nothing when not paused. */
+void tracer_recording_resume(void);
+
+/* Opens a region on the calling thread, inside the innermost one still open. name may
+ * be NULL (shown as "(unnamed)"); it is copied. start is on the trace clock. */
+void tracer_region_open(const char *backend, const char *name, uint64_t start);
+/* Closes the calling thread's innermost region and writes it, unless the recording was
+ * paused when it opened or is paused now. A close with no region open is ignored. */
+void tracer_region_close(const char *backend, uint64_t end);
+
+#endif
