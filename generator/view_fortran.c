@@ -39,13 +39,44 @@ static bool absent(const struct spec_fortran *f, const char *param) {
   return false;
 }
 
+/* "head(items)tail" as clang-format lays it out at this indent: items that pass 100
+ * columns continue under the opening parenthesis. */
+static char *wrapped(const char *head, const char *items, const char *tail, size_t indent) {
+  enum { WIDTH = 100 };
+  struct strbuf sb;
+  strbuf_init(&sb);
+  strbuf_addf(&sb, "%s(", head);
+  size_t align = indent + strlen(head) + 1, column = align;
+  for (const char *item = items; *item;) {
+    const char *end = strstr(item, ", ");
+    size_t len = end ? (size_t)(end - item) : strlen(item);
+    size_t need = len + (end ? 1 : 1 + strlen(tail));
+    if (column > align && column + 1 + need > WIDTH) {
+      strbuf_addf(&sb, "\n%*s", (int)align, "");
+      column = align;
+    } else if (column > align) {
+      strbuf_addn(&sb, " ", 1);
+      column++;
+    }
+    strbuf_addn(&sb, item, len);
+    column += len;
+    if (end) {
+      strbuf_addn(&sb, ",", 1);
+      column++;
+    }
+    item = end ? end + 2 : item + len;
+  }
+  strbuf_addf(&sb, ")%s", tail);
+  return strbuf_release(&sb);
+}
+
 static void add_line(struct tree *list, char *line) {
   tree_set_string(tree_push(list, tree_map()), "line", line);
   free(line);
 }
 
-static void build(const struct spec_fortran *f, const struct model_function *fn,
-                  struct tree *item) {
+static void build(const struct spec_fortran *f, const char *backend,
+                  const struct model_function *fn, struct tree *item) {
   struct tree *fo = tree_set(item, "fortran", tree_map());
   char *symbol = xasprintf("%s_", fn->name);
   for (char *c = symbol; *c; c++)
@@ -99,9 +130,23 @@ static void build(const struct spec_fortran *f, const struct model_function *fn,
   strbuf_addf(&params, "%s *f_ierr%s", integer, lengths.data);
   strbuf_addf(&args, "f_ierr%s", length_args.data);
   strbuf_addf(&types, "%s *%s", integer, length_types.data);
-  tree_set_string(fo, "params", params.data);
-  tree_set_string(fo, "args", args.data);
-  tree_set_string(fo, "param_types", types.data);
+  const char *symbol_name = tree_get(fo, "symbol")->string;
+  char *head = xasprintf("void %s", symbol_name);
+  char *text = wrapped(head, params.data, "", 0);
+  tree_set_string(fo, "prototype", text);
+  free(text);
+  free(head);
+  head = xasprintf("typedef void %s_%sfn", backend, symbol_name);
+  text = wrapped(head, types.data, ";", 0);
+  tree_set_string(fo, "typedef", text);
+  free(text);
+  free(head);
+  text = wrapped("tracer_real", args.data, ";", 4);
+  tree_set_string(fo, "call_direct", text);
+  free(text);
+  text = wrapped("tracer_real", args.data, ";", 2);
+  tree_set_string(fo, "call", text);
+  free(text);
   strbuf_free(&params);
   strbuf_free(&args);
   strbuf_free(&types);
@@ -113,7 +158,6 @@ static void build(const struct spec_fortran *f, const struct model_function *fn,
 int view_fortran(const struct model *m, const struct spec *s, struct tree *root,
                  const struct model_function *const *traced, size_t count, struct diag *d) {
   const struct spec_fortran *f = &s->trace.fortran;
-  (void)m;
   if (!f->present)
     return 0;
   struct tree *top = tree_set(root, "fortran_bindings", tree_map());
@@ -125,7 +169,7 @@ int view_fortran(const struct model *m, const struct spec *s, struct tree *root,
   const struct tree *functions = tree_get(root, "functions");
   for (size_t i = 0; i < count; i++)
     if (!spec_patterns_match((struct ptrvec *)&f->exclude, traced[i]->name))
-      build(f, traced[i], (struct tree *)functions->items[i]);
+      build(f, m->backend, traced[i], (struct tree *)functions->items[i]);
   int rc = 0;
   for (size_t i = 0; i < f->exclude.len; i++) {
     const struct spec_pattern *p = f->exclude.items[i];

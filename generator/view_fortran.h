@@ -9,8 +9,8 @@
  * address, handles turned into C handles by the spec's f2c functions, buffers by
  * address, values the call writes read back after it; what has no C meaning (strings,
  * arrays, statuses) stays 0. Adds to root `fortran_bindings` ({library, converters}), and to each
- * function's view item `fortran` ({symbol, params, args, param_types, locals,
- * convert_in, convert_out, status}) unless the spec excludes it. */
+ * function's view item `fortran` ({symbol, prototype, typedef, call, call_direct, locals,
+ * convert_in, convert_out}) unless the spec excludes it. */
 #ifndef APIGEN_VIEW_FORTRAN_H
 #define APIGEN_VIEW_FORTRAN_H
 

@@ -57,11 +57,16 @@ void mpi_abort_(void *f_comm, void *f_errorcode, MPI_Fint *f_ierr) {
 }
 
 /* mpi_accumulate_: MPI_Accumulate called from Fortran */
-typedef void openmpi_mpi_accumulate_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_accumulate_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       void *, void *, MPI_Fint *);
 static openmpi_mpi_accumulate_fn *openmpi_real_mpi_accumulate_;
 
-void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_op, void *f_win, MPI_Fint *f_ierr);
-void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_op, void *f_win, MPI_Fint *f_ierr) {
+void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+                     void *f_target_rank, void *f_target_disp, void *f_target_count,
+                     void *f_target_datatype, void *f_op, void *f_win, MPI_Fint *f_ierr);
+void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+                     void *f_target_rank, void *f_target_disp, void *f_target_count,
+                     void *f_target_datatype, void *f_op, void *f_win, MPI_Fint *f_ierr) {
   openmpi_mpi_accumulate_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_accumulate_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -71,7 +76,8 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_op, f_win, f_ierr);
+    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+                f_target_count, f_target_datatype, f_op, f_win, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -98,7 +104,8 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
   unsigned tracer_depth = tracer_inflight_push("openmpi", 1);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_op, f_win, f_ierr);
+  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+              f_target_count, f_target_datatype, f_op, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -251,11 +258,14 @@ void mpi_add_error_string_(void *f_errorcode, void *f_string, MPI_Fint *f_ierr, 
 }
 
 /* mpi_allgather_: MPI_Allgather called from Fortran */
-typedef void openmpi_mpi_allgather_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_allgather_fn(void *, void *, void *, void *, void *, void *, void *,
+                                      MPI_Fint *);
 static openmpi_mpi_allgather_fn *openmpi_real_mpi_allgather_;
 
-void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                    void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
+void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                    void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_allgather_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_allgather_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -265,7 +275,8 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -288,7 +299,8 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   unsigned tracer_depth = tracer_inflight_push("openmpi", 5);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -306,11 +318,16 @@ void mpi_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
 }
 
 /* mpi_iallgather_: MPI_Iallgather called from Fortran */
-typedef void openmpi_mpi_iallgather_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_iallgather_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       void *, MPI_Fint *);
 static openmpi_mpi_iallgather_fn *openmpi_real_mpi_iallgather_;
 
-void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                     void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request,
+                     MPI_Fint *f_ierr);
+void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                     void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request,
+                     MPI_Fint *f_ierr) {
   openmpi_mpi_iallgather_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_iallgather_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -320,7 +337,8 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+                f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -346,7 +364,8 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   unsigned tracer_depth = tracer_inflight_push("openmpi", 6);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+              f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -366,11 +385,16 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
 }
 
 /* mpi_allgatherv_: MPI_Allgatherv called from Fortran */
-typedef void openmpi_mpi_allgatherv_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_allgatherv_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       void *, MPI_Fint *);
 static openmpi_mpi_allgatherv_fn *openmpi_real_mpi_allgatherv_;
 
-void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                     void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm,
+                     MPI_Fint *f_ierr);
+void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                     void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm,
+                     MPI_Fint *f_ierr) {
   openmpi_mpi_allgatherv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_allgatherv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -380,7 +404,8 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+                f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -403,7 +428,8 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   unsigned tracer_depth = tracer_inflight_push("openmpi", 7);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+              f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -421,11 +447,16 @@ void mpi_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
 }
 
 /* mpi_iallgatherv_: MPI_Iallgatherv called from Fortran */
-typedef void openmpi_mpi_iallgatherv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_iallgatherv_fn(void *, void *, void *, void *, void *, void *, void *,
+                                        void *, void *, MPI_Fint *);
 static openmpi_mpi_iallgatherv_fn *openmpi_real_mpi_iallgatherv_;
 
-void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                      void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm,
+                      void *f_request, MPI_Fint *f_ierr);
+void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                      void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm,
+                      void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_iallgatherv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_iallgatherv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -435,7 +466,8 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+                f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -461,7 +493,8 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
   unsigned tracer_depth = tracer_inflight_push("openmpi", 8);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+              f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -530,8 +563,10 @@ void mpi_alloc_mem_(void *f_size, void *f_info, void *f_baseptr, MPI_Fint *f_ier
 typedef void openmpi_mpi_allreduce_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_allreduce_fn *openmpi_real_mpi_allreduce_;
 
-void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr);
-void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                    void *f_comm, MPI_Fint *f_ierr);
+void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                    void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_allreduce_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_allreduce_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -580,11 +615,14 @@ void mpi_allreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dat
 }
 
 /* mpi_iallreduce_: MPI_Iallreduce called from Fortran */
-typedef void openmpi_mpi_iallreduce_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_iallreduce_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       MPI_Fint *);
 static openmpi_mpi_iallreduce_fn *openmpi_real_mpi_iallreduce_;
 
-void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_iallreduce_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_iallreduce_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -638,11 +676,14 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
 }
 
 /* mpi_alltoall_: MPI_Alltoall called from Fortran */
-typedef void openmpi_mpi_alltoall_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_alltoall_fn(void *, void *, void *, void *, void *, void *, void *,
+                                     MPI_Fint *);
 static openmpi_mpi_alltoall_fn *openmpi_real_mpi_alltoall_;
 
-void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                   void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
+void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                   void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_alltoall_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_alltoall_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -652,7 +693,8 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -675,7 +717,8 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   unsigned tracer_depth = tracer_inflight_push("openmpi", 12);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -693,11 +736,16 @@ void mpi_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
 }
 
 /* mpi_ialltoall_: MPI_Ialltoall called from Fortran */
-typedef void openmpi_mpi_ialltoall_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ialltoall_fn(void *, void *, void *, void *, void *, void *, void *,
+                                      void *, MPI_Fint *);
 static openmpi_mpi_ialltoall_fn *openmpi_real_mpi_ialltoall_;
 
-void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                    void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request,
+                    MPI_Fint *f_ierr);
+void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                    void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request,
+                    MPI_Fint *f_ierr) {
   openmpi_mpi_ialltoall_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ialltoall_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -707,7 +755,8 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+                f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -733,7 +782,8 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   unsigned tracer_depth = tracer_inflight_push("openmpi", 13);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+              f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -753,11 +803,16 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
 }
 
 /* mpi_alltoallv_: MPI_Alltoallv called from Fortran */
-typedef void openmpi_mpi_alltoallv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_alltoallv_fn(void *, void *, void *, void *, void *, void *, void *,
+                                      void *, void *, MPI_Fint *);
 static openmpi_mpi_alltoallv_fn *openmpi_real_mpi_alltoallv_;
 
-void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype,
+                    void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype,
+                    void *f_comm, MPI_Fint *f_ierr);
+void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype,
+                    void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype,
+                    void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_alltoallv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_alltoallv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -767,7 +822,8 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls, f_recvtype, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
+                f_recvtype, f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -790,7 +846,8 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   unsigned tracer_depth = tracer_inflight_push("openmpi", 14);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls, f_recvtype, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
+              f_recvtype, f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -807,11 +864,16 @@ void mpi_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
 }
 
 /* mpi_ialltoallv_: MPI_Ialltoallv called from Fortran */
-typedef void openmpi_mpi_ialltoallv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ialltoallv_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_ialltoallv_fn *openmpi_real_mpi_ialltoallv_;
 
-void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype,
+                     void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype,
+                     void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_ialltoallv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ialltoallv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -821,7 +883,8 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls, f_recvtype, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
+                f_recvtype, f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -847,7 +910,8 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   unsigned tracer_depth = tracer_inflight_push("openmpi", 15);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls, f_recvtype, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
+              f_recvtype, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -866,11 +930,16 @@ void mpi_ialltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
 }
 
 /* mpi_alltoallw_: MPI_Alltoallw called from Fortran */
-typedef void openmpi_mpi_alltoallw_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_alltoallw_fn(void *, void *, void *, void *, void *, void *, void *,
+                                      void *, void *, MPI_Fint *);
 static openmpi_mpi_alltoallw_fn *openmpi_real_mpi_alltoallw_;
 
-void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes, void *f_comm, MPI_Fint *f_ierr);
-void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes,
+                    void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes,
+                    void *f_comm, MPI_Fint *f_ierr);
+void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes,
+                    void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes,
+                    void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_alltoallw_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_alltoallw_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -880,7 +949,8 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls, f_recvtypes, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
+                f_recvtypes, f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -901,7 +971,8 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
   unsigned tracer_depth = tracer_inflight_push("openmpi", 16);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls, f_recvtypes, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
+              f_recvtypes, f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -918,11 +989,16 @@ void mpi_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *
 }
 
 /* mpi_ialltoallw_: MPI_Ialltoallw called from Fortran */
-typedef void openmpi_mpi_ialltoallw_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ialltoallw_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_ialltoallw_fn *openmpi_real_mpi_ialltoallw_;
 
-void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes,
+                     void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes,
+                     void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_ialltoallw_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ialltoallw_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -932,7 +1008,8 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls, f_recvtypes, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
+                f_recvtypes, f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -956,7 +1033,8 @@ void mpi_ialltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void 
   unsigned tracer_depth = tracer_inflight_push("openmpi", 17);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls, f_recvtypes, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
+              f_recvtypes, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -1067,8 +1145,10 @@ void mpi_ibarrier_(void *f_comm, void *f_request, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_bcast_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_bcast_fn *openmpi_real_mpi_bcast_;
 
-void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, void *f_comm, MPI_Fint *f_ierr);
-void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, void *f_comm,
+                MPI_Fint *f_ierr);
+void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, void *f_comm,
+                MPI_Fint *f_ierr) {
   openmpi_mpi_bcast_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_bcast_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -1118,8 +1198,10 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
 typedef void openmpi_mpi_bsend_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_bsend_fn *openmpi_real_mpi_bsend_;
 
-void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, MPI_Fint *f_ierr);
-void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                void *f_comm, MPI_Fint *f_ierr);
+void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_bsend_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_bsend_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -1171,8 +1253,10 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
 typedef void openmpi_mpi_ibcast_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_ibcast_fn *openmpi_real_mpi_ibcast_;
 
-void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, void *f_comm,
+                 void *f_request, MPI_Fint *f_ierr);
+void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, void *f_comm,
+                 void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_ibcast_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ibcast_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -1224,11 +1308,14 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
 }
 
 /* mpi_bsend_init_: MPI_Bsend_init called from Fortran */
-typedef void openmpi_mpi_bsend_init_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_bsend_init_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       MPI_Fint *);
 static openmpi_mpi_bsend_init_fn *openmpi_real_mpi_bsend_init_;
 
-void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_bsend_init_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_bsend_init_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -1468,8 +1555,10 @@ void mpi_cart_coords_(void *f_comm, void *f_rank, void *f_maxdims, void *f_coord
 typedef void openmpi_mpi_cart_create_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_cart_create_fn *openmpi_real_mpi_cart_create_;
 
-void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_periods, void *f_reorder, void *f_comm_cart, MPI_Fint *f_ierr);
-void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_periods, void *f_reorder, void *f_comm_cart, MPI_Fint *f_ierr) {
+void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_periods,
+                      void *f_reorder, void *f_comm_cart, MPI_Fint *f_ierr);
+void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_periods,
+                      void *f_reorder, void *f_comm_cart, MPI_Fint *f_ierr) {
   openmpi_mpi_cart_create_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_cart_create_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -1521,8 +1610,10 @@ void mpi_cart_create_(void *f_old_comm, void *f_ndims, void *f_dims, void *f_per
 typedef void openmpi_mpi_cart_get_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_cart_get_fn *openmpi_real_mpi_cart_get_;
 
-void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods, void *f_coords, MPI_Fint *f_ierr);
-void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods, void *f_coords, MPI_Fint *f_ierr) {
+void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods, void *f_coords,
+                   MPI_Fint *f_ierr);
+void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods, void *f_coords,
+                   MPI_Fint *f_ierr) {
   openmpi_mpi_cart_get_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_cart_get_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -1568,8 +1659,10 @@ void mpi_cart_get_(void *f_comm, void *f_maxdims, void *f_dims, void *f_periods,
 typedef void openmpi_mpi_cart_map_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_cart_map_fn *openmpi_real_mpi_cart_map_;
 
-void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, void *f_newrank, MPI_Fint *f_ierr);
-void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, void *f_newrank, MPI_Fint *f_ierr) {
+void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, void *f_newrank,
+                   MPI_Fint *f_ierr);
+void mpi_cart_map_(void *f_comm, void *f_ndims, void *f_dims, void *f_periods, void *f_newrank,
+                   MPI_Fint *f_ierr) {
   openmpi_mpi_cart_map_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_cart_map_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -1667,8 +1760,10 @@ void mpi_cart_rank_(void *f_comm, void *f_coords, void *f_rank, MPI_Fint *f_ierr
 typedef void openmpi_mpi_cart_shift_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_cart_shift_fn *openmpi_real_mpi_cart_shift_;
 
-void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank_source, void *f_rank_dest, MPI_Fint *f_ierr);
-void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank_source, void *f_rank_dest, MPI_Fint *f_ierr) {
+void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank_source,
+                     void *f_rank_dest, MPI_Fint *f_ierr);
+void mpi_cart_shift_(void *f_comm, void *f_direction, void *f_disp, void *f_rank_source,
+                     void *f_rank_dest, MPI_Fint *f_ierr) {
   openmpi_mpi_cart_shift_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_cart_shift_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -1859,8 +1954,10 @@ void mpi_close_port_(void *f_port_name, MPI_Fint *f_ierr, size_t f_port_name_len
 typedef void openmpi_mpi_comm_accept_fn(void *, void *, void *, void *, void *, MPI_Fint *, size_t);
 static openmpi_mpi_comm_accept_fn *openmpi_real_mpi_comm_accept_;
 
-void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_comm, void *f_newcomm, MPI_Fint *f_ierr, size_t f_port_name_len);
-void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_comm, void *f_newcomm, MPI_Fint *f_ierr, size_t f_port_name_len) {
+void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_comm, void *f_newcomm,
+                      MPI_Fint *f_ierr, size_t f_port_name_len);
+void mpi_comm_accept_(void *f_port_name, void *f_info, void *f_root, void *f_comm, void *f_newcomm,
+                      MPI_Fint *f_ierr, size_t f_port_name_len) {
   openmpi_mpi_comm_accept_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_accept_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -2001,11 +2098,14 @@ void mpi_comm_compare_(void *f_comm1, void *f_comm2, void *f_result, MPI_Fint *f
 }
 
 /* mpi_comm_connect_: MPI_Comm_connect called from Fortran */
-typedef void openmpi_mpi_comm_connect_fn(void *, void *, void *, void *, void *, MPI_Fint *, size_t);
+typedef void openmpi_mpi_comm_connect_fn(void *, void *, void *, void *, void *, MPI_Fint *,
+                                         size_t);
 static openmpi_mpi_comm_connect_fn *openmpi_real_mpi_comm_connect_;
 
-void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_comm, void *f_newcomm, MPI_Fint *f_ierr, size_t f_port_name_len);
-void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_comm, void *f_newcomm, MPI_Fint *f_ierr, size_t f_port_name_len) {
+void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_comm, void *f_newcomm,
+                       MPI_Fint *f_ierr, size_t f_port_name_len);
+void mpi_comm_connect_(void *f_port_name, void *f_info, void *f_root, void *f_comm, void *f_newcomm,
+                       MPI_Fint *f_ierr, size_t f_port_name_len) {
   openmpi_mpi_comm_connect_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_connect_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -2102,8 +2202,10 @@ void mpi_comm_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint 
 typedef void openmpi_mpi_comm_create_keyval_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_comm_create_keyval_fn *openmpi_real_mpi_comm_create_keyval_;
 
-void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr_fn, void *f_comm_keyval, void *f_extra_state, MPI_Fint *f_ierr);
-void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr_fn, void *f_comm_keyval, void *f_extra_state, MPI_Fint *f_ierr) {
+void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr_fn,
+                             void *f_comm_keyval, void *f_extra_state, MPI_Fint *f_ierr);
+void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr_fn,
+                             void *f_comm_keyval, void *f_extra_state, MPI_Fint *f_ierr) {
   openmpi_mpi_comm_create_keyval_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_create_keyval_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -2151,8 +2253,10 @@ void mpi_comm_create_keyval_(void *f_comm_copy_attr_fn, void *f_comm_delete_attr
 typedef void openmpi_mpi_comm_create_group_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_comm_create_group_fn *openmpi_real_mpi_comm_create_group_;
 
-void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_newcomm, MPI_Fint *f_ierr);
-void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_newcomm, MPI_Fint *f_ierr) {
+void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_newcomm,
+                            MPI_Fint *f_ierr);
+void mpi_comm_create_group_(void *f_comm, void *f_group, void *f_tag, void *f_newcomm,
+                            MPI_Fint *f_ierr) {
   openmpi_mpi_comm_create_group_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_create_group_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -2578,8 +2682,10 @@ void mpi_comm_free_(void *f_comm, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_comm_get_attr_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_comm_get_attr_fn *openmpi_real_mpi_comm_get_attr_;
 
-void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val, void *f_flag, MPI_Fint *f_ierr);
-void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val, void *f_flag, MPI_Fint *f_ierr) {
+void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val, void *f_flag,
+                        MPI_Fint *f_ierr);
+void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val, void *f_flag,
+                        MPI_Fint *f_ierr) {
   openmpi_mpi_comm_get_attr_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_get_attr_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -2626,11 +2732,16 @@ void mpi_comm_get_attr_(void *f_comm, void *f_comm_keyval, void *f_attribute_val
 }
 
 /* mpi_dist_graph_create_: MPI_Dist_graph_create called from Fortran */
-typedef void openmpi_mpi_dist_graph_create_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_dist_graph_create_fn(void *, void *, void *, void *, void *, void *,
+                                              void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_dist_graph_create_fn *openmpi_real_mpi_dist_graph_create_;
 
-void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_degrees, void *f_targets, void *f_weights, void *f_info, void *f_reorder, void *f_newcomm, MPI_Fint *f_ierr);
-void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_degrees, void *f_targets, void *f_weights, void *f_info, void *f_reorder, void *f_newcomm, MPI_Fint *f_ierr) {
+void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_degrees,
+                            void *f_targets, void *f_weights, void *f_info, void *f_reorder,
+                            void *f_newcomm, MPI_Fint *f_ierr);
+void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_degrees,
+                            void *f_targets, void *f_weights, void *f_info, void *f_reorder,
+                            void *f_newcomm, MPI_Fint *f_ierr) {
   openmpi_mpi_dist_graph_create_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_dist_graph_create_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -2640,7 +2751,8 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_comm_old, f_n, f_nodes, f_degrees, f_targets, f_weights, f_info, f_reorder, f_newcomm, f_ierr);
+    tracer_real(f_comm_old, f_n, f_nodes, f_degrees, f_targets, f_weights, f_info, f_reorder,
+                f_newcomm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -2664,7 +2776,8 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 52);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_comm_old, f_n, f_nodes, f_degrees, f_targets, f_weights, f_info, f_reorder, f_newcomm, f_ierr);
+  tracer_real(f_comm_old, f_n, f_nodes, f_degrees, f_targets, f_weights, f_info, f_reorder,
+              f_newcomm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_newcomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newcomm);
@@ -2683,11 +2796,19 @@ void mpi_dist_graph_create_(void *f_comm_old, void *f_n, void *f_nodes, void *f_
 }
 
 /* mpi_dist_graph_create_adjacent_: MPI_Dist_graph_create_adjacent called from Fortran */
-typedef void openmpi_mpi_dist_graph_create_adjacent_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_dist_graph_create_adjacent_fn(void *, void *, void *, void *, void *,
+                                                       void *, void *, void *, void *, void *,
+                                                       MPI_Fint *);
 static openmpi_mpi_dist_graph_create_adjacent_fn *openmpi_real_mpi_dist_graph_create_adjacent_;
 
-void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f_sources, void *f_sourceweights, void *f_outdegree, void *f_destinations, void *f_destweights, void *f_info, void *f_reorder, void *f_comm_dist_graph, MPI_Fint *f_ierr);
-void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f_sources, void *f_sourceweights, void *f_outdegree, void *f_destinations, void *f_destweights, void *f_info, void *f_reorder, void *f_comm_dist_graph, MPI_Fint *f_ierr) {
+void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f_sources,
+                                     void *f_sourceweights, void *f_outdegree, void *f_destinations,
+                                     void *f_destweights, void *f_info, void *f_reorder,
+                                     void *f_comm_dist_graph, MPI_Fint *f_ierr);
+void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f_sources,
+                                     void *f_sourceweights, void *f_outdegree, void *f_destinations,
+                                     void *f_destweights, void *f_info, void *f_reorder,
+                                     void *f_comm_dist_graph, MPI_Fint *f_ierr) {
   openmpi_mpi_dist_graph_create_adjacent_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_dist_graph_create_adjacent_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -2697,7 +2818,8 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_comm_old, f_indegree, f_sources, f_sourceweights, f_outdegree, f_destinations, f_destweights, f_info, f_reorder, f_comm_dist_graph, f_ierr);
+    tracer_real(f_comm_old, f_indegree, f_sources, f_sourceweights, f_outdegree, f_destinations,
+                f_destweights, f_info, f_reorder, f_comm_dist_graph, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -2723,7 +2845,8 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
   unsigned tracer_depth = tracer_inflight_push("openmpi", 53);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_comm_old, f_indegree, f_sources, f_sourceweights, f_outdegree, f_destinations, f_destweights, f_info, f_reorder, f_comm_dist_graph, f_ierr);
+  tracer_real(f_comm_old, f_indegree, f_sources, f_sourceweights, f_outdegree, f_destinations,
+              f_destweights, f_info, f_reorder, f_comm_dist_graph, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_comm_dist_graph = MPI_Comm_f2c(*(const MPI_Fint *)f_comm_dist_graph);
@@ -2742,11 +2865,16 @@ void mpi_dist_graph_create_adjacent_(void *f_comm_old, void *f_indegree, void *f
 }
 
 /* mpi_dist_graph_neighbors_: MPI_Dist_graph_neighbors called from Fortran */
-typedef void openmpi_mpi_dist_graph_neighbors_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_dist_graph_neighbors_fn(void *, void *, void *, void *, void *, void *,
+                                                 void *, MPI_Fint *);
 static openmpi_mpi_dist_graph_neighbors_fn *openmpi_real_mpi_dist_graph_neighbors_;
 
-void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_sources, void *f_sourceweights, void *f_maxoutdegree, void *f_destinations, void *f_destweights, MPI_Fint *f_ierr);
-void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_sources, void *f_sourceweights, void *f_maxoutdegree, void *f_destinations, void *f_destweights, MPI_Fint *f_ierr) {
+void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_sources,
+                               void *f_sourceweights, void *f_maxoutdegree, void *f_destinations,
+                               void *f_destweights, MPI_Fint *f_ierr);
+void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_sources,
+                               void *f_sourceweights, void *f_maxoutdegree, void *f_destinations,
+                               void *f_destweights, MPI_Fint *f_ierr) {
   openmpi_mpi_dist_graph_neighbors_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_dist_graph_neighbors_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -2756,7 +2884,8 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_comm, f_maxindegree, f_sources, f_sourceweights, f_maxoutdegree, f_destinations, f_destweights, f_ierr);
+    tracer_real(f_comm, f_maxindegree, f_sources, f_sourceweights, f_maxoutdegree, f_destinations,
+                f_destweights, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -2775,7 +2904,8 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
   unsigned tracer_depth = tracer_inflight_push("openmpi", 54);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_comm, f_maxindegree, f_sources, f_sourceweights, f_maxoutdegree, f_destinations, f_destweights, f_ierr);
+  tracer_real(f_comm, f_maxindegree, f_sources, f_sourceweights, f_maxoutdegree, f_destinations,
+              f_destweights, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -2795,8 +2925,10 @@ void mpi_dist_graph_neighbors_(void *f_comm, void *f_maxindegree, void *f_source
 typedef void openmpi_mpi_dist_graph_neighbors_count_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_dist_graph_neighbors_count_fn *openmpi_real_mpi_dist_graph_neighbors_count_;
 
-void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_outneighbors, void *f_weighted, MPI_Fint *f_ierr);
-void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_outneighbors, void *f_weighted, MPI_Fint *f_ierr) {
+void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_outneighbors,
+                                     void *f_weighted, MPI_Fint *f_ierr);
+void mpi_dist_graph_neighbors_count_(void *f_comm, void *f_inneighbors, void *f_outneighbors,
+                                     void *f_weighted, MPI_Fint *f_ierr) {
   openmpi_mpi_dist_graph_neighbors_count_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_dist_graph_neighbors_count_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -3499,11 +3631,16 @@ void mpi_comm_size_(void *f_comm, void *f_size, MPI_Fint *f_ierr) {
 }
 
 /* mpi_comm_spawn_: MPI_Comm_spawn called from Fortran */
-typedef void openmpi_mpi_comm_spawn_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *, size_t);
+typedef void openmpi_mpi_comm_spawn_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       MPI_Fint *, size_t);
 static openmpi_mpi_comm_spawn_fn *openmpi_real_mpi_comm_spawn_;
 
-void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_root, void *f_comm, void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr, size_t f_command_len);
-void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_root, void *f_comm, void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr, size_t f_command_len) {
+void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_root, void *f_comm,
+                     void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr,
+                     size_t f_command_len);
+void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_root, void *f_comm,
+                     void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr,
+                     size_t f_command_len) {
   openmpi_mpi_comm_spawn_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_spawn_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -3513,7 +3650,8 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_command, f_maxprocs, f_info, f_root, f_comm, f_intercomm, f_array_of_errcodes, f_ierr, f_command_len);
+    tracer_real(f_command, f_maxprocs, f_info, f_root, f_comm, f_intercomm, f_array_of_errcodes,
+                f_ierr, f_command_len);
     return;
   }
   openmpi_depth++;
@@ -3536,7 +3674,8 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
   unsigned tracer_depth = tracer_inflight_push("openmpi", 70);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_command, f_maxprocs, f_info, f_root, f_comm, f_intercomm, f_array_of_errcodes, f_ierr, f_command_len);
+  tracer_real(f_command, f_maxprocs, f_info, f_root, f_comm, f_intercomm, f_array_of_errcodes,
+              f_ierr, f_command_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_intercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_intercomm);
@@ -3555,11 +3694,18 @@ void mpi_comm_spawn_(void *f_command, void *f_maxprocs, void *f_info, void *f_ro
 }
 
 /* mpi_comm_spawn_multiple_: MPI_Comm_spawn_multiple called from Fortran */
-typedef void openmpi_mpi_comm_spawn_multiple_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_comm_spawn_multiple_fn(void *, void *, void *, void *, void *, void *,
+                                                void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_comm_spawn_multiple_fn *openmpi_real_mpi_comm_spawn_multiple_;
 
-void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_array_of_argv, void *f_array_of_maxprocs, void *f_array_of_info, void *f_root, void *f_comm, void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr);
-void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_array_of_argv, void *f_array_of_maxprocs, void *f_array_of_info, void *f_root, void *f_comm, void *f_intercomm, void *f_array_of_errcodes, MPI_Fint *f_ierr) {
+void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_array_of_argv,
+                              void *f_array_of_maxprocs, void *f_array_of_info, void *f_root,
+                              void *f_comm, void *f_intercomm, void *f_array_of_errcodes,
+                              MPI_Fint *f_ierr);
+void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_array_of_argv,
+                              void *f_array_of_maxprocs, void *f_array_of_info, void *f_root,
+                              void *f_comm, void *f_intercomm, void *f_array_of_errcodes,
+                              MPI_Fint *f_ierr) {
   openmpi_mpi_comm_spawn_multiple_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_spawn_multiple_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -3569,7 +3715,8 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_count, f_array_of_commands, f_array_of_argv, f_array_of_maxprocs, f_array_of_info, f_root, f_comm, f_intercomm, f_array_of_errcodes, f_ierr);
+    tracer_real(f_count, f_array_of_commands, f_array_of_argv, f_array_of_maxprocs, f_array_of_info,
+                f_root, f_comm, f_intercomm, f_array_of_errcodes, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -3592,7 +3739,8 @@ void mpi_comm_spawn_multiple_(void *f_count, void *f_array_of_commands, void *f_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 71);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_count, f_array_of_commands, f_array_of_argv, f_array_of_maxprocs, f_array_of_info, f_root, f_comm, f_intercomm, f_array_of_errcodes, f_ierr);
+  tracer_real(f_count, f_array_of_commands, f_array_of_argv, f_array_of_maxprocs, f_array_of_info,
+              f_root, f_comm, f_intercomm, f_array_of_errcodes, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_intercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_intercomm);
@@ -3665,8 +3813,10 @@ void mpi_comm_split_(void *f_comm, void *f_color, void *f_key, void *f_newcomm, 
 typedef void openmpi_mpi_comm_split_type_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_comm_split_type_fn *openmpi_real_mpi_comm_split_type_;
 
-void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f_info, void *f_newcomm, MPI_Fint *f_ierr);
-void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f_info, void *f_newcomm, MPI_Fint *f_ierr) {
+void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f_info,
+                          void *f_newcomm, MPI_Fint *f_ierr);
+void mpi_comm_split_type_(void *f_comm, void *f_split_type, void *f_key, void *f_info,
+                          void *f_newcomm, MPI_Fint *f_ierr) {
   openmpi_mpi_comm_split_type_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_comm_split_type_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -3762,11 +3912,16 @@ void mpi_comm_test_inter_(void *f_comm, void *f_flag, MPI_Fint *f_ierr) {
 }
 
 /* mpi_compare_and_swap_: MPI_Compare_and_swap called from Fortran */
-typedef void openmpi_mpi_compare_and_swap_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_compare_and_swap_fn(void *, void *, void *, void *, void *, void *, void *,
+                                             MPI_Fint *);
 static openmpi_mpi_compare_and_swap_fn *openmpi_real_mpi_compare_and_swap_;
 
-void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_result_addr, void *f_datatype, void *f_target_rank, void *f_target_disp, void *f_win, MPI_Fint *f_ierr);
-void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_result_addr, void *f_datatype, void *f_target_rank, void *f_target_disp, void *f_win, MPI_Fint *f_ierr) {
+void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_result_addr,
+                           void *f_datatype, void *f_target_rank, void *f_target_disp, void *f_win,
+                           MPI_Fint *f_ierr);
+void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_result_addr,
+                           void *f_datatype, void *f_target_rank, void *f_target_disp, void *f_win,
+                           MPI_Fint *f_ierr) {
   openmpi_mpi_compare_and_swap_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_compare_and_swap_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -3776,7 +3931,8 @@ void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_re
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_compare_addr, f_result_addr, f_datatype, f_target_rank, f_target_disp, f_win, f_ierr);
+    tracer_real(f_origin_addr, f_compare_addr, f_result_addr, f_datatype, f_target_rank,
+                f_target_disp, f_win, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -3799,7 +3955,8 @@ void mpi_compare_and_swap_(void *f_origin_addr, void *f_compare_addr, void *f_re
   unsigned tracer_depth = tracer_inflight_push("openmpi", 75);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_compare_addr, f_result_addr, f_datatype, f_target_rank, f_target_disp, f_win, f_ierr);
+  tracer_real(f_origin_addr, f_compare_addr, f_result_addr, f_datatype, f_target_rank,
+              f_target_disp, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -4008,8 +4165,10 @@ void mpi_error_string_(void *f_errorcode, void *f_string, void *f_resultlen, MPI
 typedef void openmpi_mpi_exscan_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_exscan_fn *openmpi_real_mpi_exscan_;
 
-void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr);
-void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                 void *f_comm, MPI_Fint *f_ierr);
+void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                 void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_exscan_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_exscan_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -4058,11 +4217,16 @@ void mpi_exscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
 }
 
 /* mpi_fetch_and_op_: MPI_Fetch_and_op called from Fortran */
-typedef void openmpi_mpi_fetch_and_op_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_fetch_and_op_fn(void *, void *, void *, void *, void *, void *, void *,
+                                         MPI_Fint *);
 static openmpi_mpi_fetch_and_op_fn *openmpi_real_mpi_fetch_and_op_;
 
-void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatype, void *f_target_rank, void *f_target_disp, void *f_op, void *f_win, MPI_Fint *f_ierr);
-void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatype, void *f_target_rank, void *f_target_disp, void *f_op, void *f_win, MPI_Fint *f_ierr) {
+void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatype,
+                       void *f_target_rank, void *f_target_disp, void *f_op, void *f_win,
+                       MPI_Fint *f_ierr);
+void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatype,
+                       void *f_target_rank, void *f_target_disp, void *f_op, void *f_win,
+                       MPI_Fint *f_ierr) {
   openmpi_mpi_fetch_and_op_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_fetch_and_op_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -4072,7 +4236,8 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_result_addr, f_datatype, f_target_rank, f_target_disp, f_op, f_win, f_ierr);
+    tracer_real(f_origin_addr, f_result_addr, f_datatype, f_target_rank, f_target_disp, f_op, f_win,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -4095,7 +4260,8 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
   unsigned tracer_depth = tracer_inflight_push("openmpi", 81);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_result_addr, f_datatype, f_target_rank, f_target_disp, f_op, f_win, f_ierr);
+  tracer_real(f_origin_addr, f_result_addr, f_datatype, f_target_rank, f_target_disp, f_op, f_win,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -4112,11 +4278,14 @@ void mpi_fetch_and_op_(void *f_origin_addr, void *f_result_addr, void *f_datatyp
 }
 
 /* mpi_iexscan_: MPI_Iexscan called from Fortran */
-typedef void openmpi_mpi_iexscan_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_iexscan_fn(void *, void *, void *, void *, void *, void *, void *,
+                                    MPI_Fint *);
 static openmpi_mpi_iexscan_fn *openmpi_real_mpi_iexscan_;
 
-void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                  void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                  void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_iexscan_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_iexscan_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -4354,8 +4523,10 @@ void mpi_file_get_errhandler_(void *f_file, void *f_errhandler, MPI_Fint *f_ierr
 typedef void openmpi_mpi_file_open_fn(void *, void *, void *, void *, void *, MPI_Fint *, size_t);
 static openmpi_mpi_file_open_fn *openmpi_real_mpi_file_open_;
 
-void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info, void *f_fh, MPI_Fint *f_ierr, size_t f_filename_len);
-void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info, void *f_fh, MPI_Fint *f_ierr, size_t f_filename_len) {
+void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info, void *f_fh,
+                    MPI_Fint *f_ierr, size_t f_filename_len);
+void mpi_file_open_(void *f_comm, void *f_filename, void *f_amode, void *f_info, void *f_fh,
+                    MPI_Fint *f_ierr, size_t f_filename_len) {
   openmpi_mpi_file_open_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_open_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -4811,11 +4982,14 @@ void mpi_file_get_info_(void *f_fh, void *f_info_used, MPI_Fint *f_ierr) {
 }
 
 /* mpi_file_set_view_: MPI_File_set_view called from Fortran */
-typedef void openmpi_mpi_file_set_view_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *, size_t);
+typedef void openmpi_mpi_file_set_view_fn(void *, void *, void *, void *, void *, void *,
+                                          MPI_Fint *, size_t);
 static openmpi_mpi_file_set_view_fn *openmpi_real_mpi_file_set_view_;
 
-void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetype, void *f_datarep, void *f_info, MPI_Fint *f_ierr, size_t f_datarep_len);
-void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetype, void *f_datarep, void *f_info, MPI_Fint *f_ierr, size_t f_datarep_len) {
+void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetype, void *f_datarep,
+                        void *f_info, MPI_Fint *f_ierr, size_t f_datarep_len);
+void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetype, void *f_datarep,
+                        void *f_info, MPI_Fint *f_ierr, size_t f_datarep_len) {
   openmpi_mpi_file_set_view_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_set_view_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -4865,8 +5039,10 @@ void mpi_file_set_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
 typedef void openmpi_mpi_file_get_view_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_get_view_fn *openmpi_real_mpi_file_get_view_;
 
-void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetype, void *f_datarep, MPI_Fint *f_ierr);
-void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetype, void *f_datarep, MPI_Fint *f_ierr) {
+void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetype, void *f_datarep,
+                        MPI_Fint *f_ierr);
+void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetype, void *f_datarep,
+                        MPI_Fint *f_ierr) {
   openmpi_mpi_file_get_view_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_get_view_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -4924,11 +5100,14 @@ void mpi_file_get_view_(void *f_fh, void *f_disp, void *f_etype, void *f_filetyp
 }
 
 /* mpi_file_read_at_: MPI_File_read_at called from Fortran */
-typedef void openmpi_mpi_file_read_at_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_read_at_fn(void *, void *, void *, void *, void *, void *,
+                                         MPI_Fint *);
 static openmpi_mpi_file_read_at_fn *openmpi_real_mpi_file_read_at_;
 
-void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                       void *f_status, MPI_Fint *f_ierr);
+void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                       void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_at_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_at_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -4975,11 +5154,14 @@ void mpi_file_read_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, v
 }
 
 /* mpi_file_read_at_all_: MPI_File_read_at_all called from Fortran */
-typedef void openmpi_mpi_file_read_at_all_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_read_at_all_fn(void *, void *, void *, void *, void *, void *,
+                                             MPI_Fint *);
 static openmpi_mpi_file_read_at_all_fn *openmpi_real_mpi_file_read_at_all_;
 
-void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                           void *f_status, MPI_Fint *f_ierr);
+void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                           void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_at_all_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_at_all_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5026,11 +5208,14 @@ void mpi_file_read_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_coun
 }
 
 /* mpi_file_write_at_: MPI_File_write_at called from Fortran */
-typedef void openmpi_mpi_file_write_at_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_write_at_fn(void *, void *, void *, void *, void *, void *,
+                                          MPI_Fint *);
 static openmpi_mpi_file_write_at_fn *openmpi_real_mpi_file_write_at_;
 
-void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                        void *f_status, MPI_Fint *f_ierr);
+void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                        void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_at_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_at_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5077,11 +5262,14 @@ void mpi_file_write_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
 }
 
 /* mpi_file_write_at_all_: MPI_File_write_at_all called from Fortran */
-typedef void openmpi_mpi_file_write_at_all_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_write_at_all_fn(void *, void *, void *, void *, void *, void *,
+                                              MPI_Fint *);
 static openmpi_mpi_file_write_at_all_fn *openmpi_real_mpi_file_write_at_all_;
 
-void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                            void *f_datatype, void *f_status, MPI_Fint *f_ierr);
+void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                            void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_at_all_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_at_all_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5128,11 +5316,14 @@ void mpi_file_write_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
 }
 
 /* mpi_file_iread_at_: MPI_File_iread_at called from Fortran */
-typedef void openmpi_mpi_file_iread_at_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_iread_at_fn(void *, void *, void *, void *, void *, void *,
+                                          MPI_Fint *);
 static openmpi_mpi_file_iread_at_fn *openmpi_real_mpi_file_iread_at_;
 
-void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                        void *f_request, MPI_Fint *f_ierr);
+void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                        void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_file_iread_at_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iread_at_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5183,11 +5374,14 @@ void mpi_file_iread_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, 
 }
 
 /* mpi_file_iwrite_at_: MPI_File_iwrite_at called from Fortran */
-typedef void openmpi_mpi_file_iwrite_at_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_iwrite_at_fn(void *, void *, void *, void *, void *, void *,
+                                           MPI_Fint *);
 static openmpi_mpi_file_iwrite_at_fn *openmpi_real_mpi_file_iwrite_at_;
 
-void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                         void *f_request, MPI_Fint *f_ierr);
+void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype,
+                         void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_file_iwrite_at_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iwrite_at_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5238,11 +5432,14 @@ void mpi_file_iwrite_at_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
 }
 
 /* mpi_file_iread_at_all_: MPI_File_iread_at_all called from Fortran */
-typedef void openmpi_mpi_file_iread_at_all_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_iread_at_all_fn(void *, void *, void *, void *, void *, void *,
+                                              MPI_Fint *);
 static openmpi_mpi_file_iread_at_all_fn *openmpi_real_mpi_file_iread_at_all_;
 
-void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                            void *f_datatype, void *f_request, MPI_Fint *f_ierr);
+void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                            void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_file_iread_at_all_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iread_at_all_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5293,11 +5490,14 @@ void mpi_file_iread_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_cou
 }
 
 /* mpi_file_iwrite_at_all_: MPI_File_iwrite_at_all called from Fortran */
-typedef void openmpi_mpi_file_iwrite_at_all_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_iwrite_at_all_fn(void *, void *, void *, void *, void *, void *,
+                                               MPI_Fint *);
 static openmpi_mpi_file_iwrite_at_all_fn *openmpi_real_mpi_file_iwrite_at_all_;
 
-void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                             void *f_datatype, void *f_request, MPI_Fint *f_ierr);
+void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                             void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_file_iwrite_at_all_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iwrite_at_all_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5351,8 +5551,10 @@ void mpi_file_iwrite_at_all_(void *f_fh, void *f_offset, void *f_buf, void *f_co
 typedef void openmpi_mpi_file_read_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_read_fn *openmpi_real_mpi_file_read_;
 
-void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                    MPI_Fint *f_ierr);
+void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                    MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5400,8 +5602,10 @@ void mpi_file_read_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, vo
 typedef void openmpi_mpi_file_read_all_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_read_all_fn *openmpi_real_mpi_file_read_all_;
 
-void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                        MPI_Fint *f_ierr);
+void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                        MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_all_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_all_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5449,8 +5653,10 @@ void mpi_file_read_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype
 typedef void openmpi_mpi_file_write_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_write_fn *openmpi_real_mpi_file_write_;
 
-void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                     MPI_Fint *f_ierr);
+void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                     MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5498,8 +5704,10 @@ void mpi_file_write_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
 typedef void openmpi_mpi_file_write_all_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_write_all_fn *openmpi_real_mpi_file_write_all_;
 
-void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                         MPI_Fint *f_ierr);
+void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                         MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_all_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_all_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5547,8 +5755,10 @@ void mpi_file_write_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
 typedef void openmpi_mpi_file_iread_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_iread_fn *openmpi_real_mpi_file_iread_;
 
-void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request,
+                     MPI_Fint *f_ierr);
+void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request,
+                     MPI_Fint *f_ierr) {
   openmpi_mpi_file_iread_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iread_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5600,8 +5810,10 @@ void mpi_file_iread_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, v
 typedef void openmpi_mpi_file_iwrite_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_iwrite_fn *openmpi_real_mpi_file_iwrite_;
 
-void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request,
+                      MPI_Fint *f_ierr);
+void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request,
+                      MPI_Fint *f_ierr) {
   openmpi_mpi_file_iwrite_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iwrite_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5653,8 +5865,10 @@ void mpi_file_iwrite_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, 
 typedef void openmpi_mpi_file_iread_all_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_iread_all_fn *openmpi_real_mpi_file_iread_all_;
 
-void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request,
+                         MPI_Fint *f_ierr);
+void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request,
+                         MPI_Fint *f_ierr) {
   openmpi_mpi_file_iread_all_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iread_all_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5706,8 +5920,10 @@ void mpi_file_iread_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatyp
 typedef void openmpi_mpi_file_iwrite_all_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_iwrite_all_fn *openmpi_real_mpi_file_iwrite_all_;
 
-void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request,
+                          MPI_Fint *f_ierr);
+void mpi_file_iwrite_all_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request,
+                          MPI_Fint *f_ierr) {
   openmpi_mpi_file_iwrite_all_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iwrite_all_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5901,8 +6117,10 @@ void mpi_file_get_byte_offset_(void *f_fh, void *f_offset, void *f_disp, MPI_Fin
 typedef void openmpi_mpi_file_read_shared_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_read_shared_fn *openmpi_real_mpi_file_read_shared_;
 
-void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                           MPI_Fint *f_ierr);
+void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status,
+                           MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_shared_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_shared_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5950,8 +6168,10 @@ void mpi_file_read_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datat
 typedef void openmpi_mpi_file_write_shared_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_write_shared_fn *openmpi_real_mpi_file_write_shared_;
 
-void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                            void *f_status, MPI_Fint *f_ierr);
+void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                            void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_shared_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_shared_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -5999,8 +6219,10 @@ void mpi_file_write_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
 typedef void openmpi_mpi_file_iread_shared_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_iread_shared_fn *openmpi_real_mpi_file_iread_shared_;
 
-void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                            void *f_request, MPI_Fint *f_ierr);
+void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                            void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_file_iread_shared_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iread_shared_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6052,8 +6274,10 @@ void mpi_file_iread_shared_(void *f_fh, void *f_buf, void *f_count, void *f_data
 typedef void openmpi_mpi_file_iwrite_shared_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_iwrite_shared_fn *openmpi_real_mpi_file_iwrite_shared_;
 
-void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr);
-void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_request, MPI_Fint *f_ierr) {
+void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                             void *f_request, MPI_Fint *f_ierr);
+void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                             void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_file_iwrite_shared_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_iwrite_shared_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6105,8 +6329,10 @@ void mpi_file_iwrite_shared_(void *f_fh, void *f_buf, void *f_count, void *f_dat
 typedef void openmpi_mpi_file_read_ordered_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_read_ordered_fn *openmpi_real_mpi_file_read_ordered_;
 
-void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                            void *f_status, MPI_Fint *f_ierr);
+void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                            void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_ordered_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_ordered_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6154,8 +6380,10 @@ void mpi_file_read_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_data
 typedef void openmpi_mpi_file_write_ordered_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_write_ordered_fn *openmpi_real_mpi_file_write_ordered_;
 
-void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr);
-void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, void *f_status, MPI_Fint *f_ierr) {
+void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                             void *f_status, MPI_Fint *f_ierr);
+void mpi_file_write_ordered_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                             void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_ordered_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_ordered_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6293,11 +6521,14 @@ void mpi_file_get_position_shared_(void *f_fh, void *f_offset, MPI_Fint *f_ierr)
 }
 
 /* mpi_file_read_at_all_begin_: MPI_File_read_at_all_begin called from Fortran */
-typedef void openmpi_mpi_file_read_at_all_begin_fn(void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_read_at_all_begin_fn(void *, void *, void *, void *, void *,
+                                                   MPI_Fint *);
 static openmpi_mpi_file_read_at_all_begin_fn *openmpi_real_mpi_file_read_at_all_begin_;
 
-void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr);
-void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr) {
+void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                                 void *f_datatype, MPI_Fint *f_ierr);
+void mpi_file_read_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                                 void *f_datatype, MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_at_all_begin_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_at_all_begin_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6388,11 +6619,14 @@ void mpi_file_read_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint
 }
 
 /* mpi_file_write_at_all_begin_: MPI_File_write_at_all_begin called from Fortran */
-typedef void openmpi_mpi_file_write_at_all_begin_fn(void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_file_write_at_all_begin_fn(void *, void *, void *, void *, void *,
+                                                    MPI_Fint *);
 static openmpi_mpi_file_write_at_all_begin_fn *openmpi_real_mpi_file_write_at_all_begin_;
 
-void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr);
-void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr) {
+void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                                  void *f_datatype, MPI_Fint *f_ierr);
+void mpi_file_write_at_all_begin_(void *f_fh, void *f_offset, void *f_buf, void *f_count,
+                                  void *f_datatype, MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_at_all_begin_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_at_all_begin_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6486,8 +6720,10 @@ void mpi_file_write_at_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
 typedef void openmpi_mpi_file_read_all_begin_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_read_all_begin_fn *openmpi_real_mpi_file_read_all_begin_;
 
-void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr);
-void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr) {
+void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                              MPI_Fint *f_ierr);
+void mpi_file_read_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                              MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_all_begin_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_all_begin_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6579,8 +6815,10 @@ void mpi_file_read_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *f
 typedef void openmpi_mpi_file_write_all_begin_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_write_all_begin_fn *openmpi_real_mpi_file_write_all_begin_;
 
-void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr);
-void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr) {
+void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                               MPI_Fint *f_ierr);
+void mpi_file_write_all_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                               MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_all_begin_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_all_begin_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6672,8 +6910,10 @@ void mpi_file_write_all_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fint *
 typedef void openmpi_mpi_file_read_ordered_begin_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_read_ordered_begin_fn *openmpi_real_mpi_file_read_ordered_begin_;
 
-void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr);
-void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr) {
+void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                                  MPI_Fint *f_ierr);
+void mpi_file_read_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                                  MPI_Fint *f_ierr) {
   openmpi_mpi_file_read_ordered_begin_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_read_ordered_begin_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -6765,8 +7005,10 @@ void mpi_file_read_ordered_end_(void *f_fh, void *f_buf, void *f_status, MPI_Fin
 typedef void openmpi_mpi_file_write_ordered_begin_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_file_write_ordered_begin_fn *openmpi_real_mpi_file_write_ordered_begin_;
 
-void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr);
-void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype, MPI_Fint *f_ierr) {
+void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                                   MPI_Fint *f_ierr);
+void mpi_file_write_ordered_begin_(void *f_fh, void *f_buf, void *f_count, void *f_datatype,
+                                   MPI_Fint *f_ierr) {
   openmpi_mpi_file_write_ordered_begin_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_file_write_ordered_begin_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7164,11 +7406,14 @@ void mpi_free_mem_(void *f_base, MPI_Fint *f_ierr) {
 }
 
 /* mpi_gather_: MPI_Gather called from Fortran */
-typedef void openmpi_mpi_gather_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_gather_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                   MPI_Fint *);
 static openmpi_mpi_gather_fn *openmpi_real_mpi_gather_;
 
-void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr);
-void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                 void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr);
+void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                 void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_gather_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_gather_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7178,7 +7423,8 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
+                f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -7203,7 +7449,8 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
   unsigned tracer_depth = tracer_inflight_push("openmpi", 145);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
+              f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -7221,11 +7468,16 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
 }
 
 /* mpi_igather_: MPI_Igather called from Fortran */
-typedef void openmpi_mpi_igather_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_igather_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                    void *, MPI_Fint *);
 static openmpi_mpi_igather_fn *openmpi_real_mpi_igather_;
 
-void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                  void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request,
+                  MPI_Fint *f_ierr);
+void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                  void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request,
+                  MPI_Fint *f_ierr) {
   openmpi_mpi_igather_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_igather_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7235,7 +7487,8 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
+                f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -7263,7 +7516,8 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 146);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
+              f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -7283,11 +7537,16 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
 }
 
 /* mpi_gatherv_: MPI_Gatherv called from Fortran */
-typedef void openmpi_mpi_gatherv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_gatherv_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                    void *, MPI_Fint *);
 static openmpi_mpi_gatherv_fn *openmpi_real_mpi_gatherv_;
 
-void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr);
-void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                  void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_root, void *f_comm,
+                  MPI_Fint *f_ierr);
+void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                  void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_root, void *f_comm,
+                  MPI_Fint *f_ierr) {
   openmpi_mpi_gatherv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_gatherv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7297,7 +7556,8 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_root, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+                f_root, f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -7322,7 +7582,8 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 147);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_root, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+              f_root, f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -7340,11 +7601,16 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
 }
 
 /* mpi_igatherv_: MPI_Igatherv called from Fortran */
-typedef void openmpi_mpi_igatherv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_igatherv_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                     void *, void *, MPI_Fint *);
 static openmpi_mpi_igatherv_fn *openmpi_real_mpi_igatherv_;
 
-void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                   void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_root, void *f_comm,
+                   void *f_request, MPI_Fint *f_ierr);
+void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                   void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_root, void *f_comm,
+                   void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_igatherv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_igatherv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7354,7 +7620,8 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_root, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+                f_root, f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -7382,7 +7649,8 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   unsigned tracer_depth = tracer_inflight_push("openmpi", 148);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_root, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+              f_root, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -7593,11 +7861,16 @@ void mpi_get_elements_x_(void *f_status, void *f_datatype, void *f_count, MPI_Fi
 }
 
 /* mpi_get_: MPI_Get called from Fortran */
-typedef void openmpi_mpi_get_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_get_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                MPI_Fint *);
 static openmpi_mpi_get_fn *openmpi_real_mpi_get_;
 
-void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_win, MPI_Fint *f_ierr);
-void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_win, MPI_Fint *f_ierr) {
+void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+              void *f_target_rank, void *f_target_disp, void *f_target_count,
+              void *f_target_datatype, void *f_win, MPI_Fint *f_ierr);
+void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+              void *f_target_rank, void *f_target_disp, void *f_target_count,
+              void *f_target_datatype, void *f_win, MPI_Fint *f_ierr) {
   openmpi_mpi_get_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_get_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7607,7 +7880,8 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_win, f_ierr);
+    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+                f_target_count, f_target_datatype, f_win, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -7632,7 +7906,8 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   unsigned tracer_depth = tracer_inflight_push("openmpi", 153);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_win, f_ierr);
+  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+              f_target_count, f_target_datatype, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -7650,11 +7925,18 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
 }
 
 /* mpi_get_accumulate_: MPI_Get_accumulate called from Fortran */
-typedef void openmpi_mpi_get_accumulate_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_get_accumulate_fn(void *, void *, void *, void *, void *, void *, void *,
+                                           void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_get_accumulate_fn *openmpi_real_mpi_get_accumulate_;
 
-void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_result_addr, void *f_result_count, void *f_result_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_op, void *f_win, MPI_Fint *f_ierr);
-void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_result_addr, void *f_result_count, void *f_result_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_op, void *f_win, MPI_Fint *f_ierr) {
+void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+                         void *f_result_addr, void *f_result_count, void *f_result_datatype,
+                         void *f_target_rank, void *f_target_disp, void *f_target_count,
+                         void *f_target_datatype, void *f_op, void *f_win, MPI_Fint *f_ierr);
+void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+                         void *f_result_addr, void *f_result_count, void *f_result_datatype,
+                         void *f_target_rank, void *f_target_disp, void *f_target_count,
+                         void *f_target_datatype, void *f_op, void *f_win, MPI_Fint *f_ierr) {
   openmpi_mpi_get_accumulate_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_get_accumulate_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7664,7 +7946,9 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count, f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_op, f_win, f_ierr);
+    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count,
+                f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype,
+                f_op, f_win, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -7697,7 +7981,9 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
   unsigned tracer_depth = tracer_inflight_push("openmpi", 154);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count, f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_op, f_win, f_ierr);
+  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count,
+              f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype,
+              f_op, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -7865,11 +8151,14 @@ void mpi_get_version_(void *f_version, void *f_subversion, MPI_Fint *f_ierr) {
 }
 
 /* mpi_graph_create_: MPI_Graph_create called from Fortran */
-typedef void openmpi_mpi_graph_create_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_graph_create_fn(void *, void *, void *, void *, void *, void *,
+                                         MPI_Fint *);
 static openmpi_mpi_graph_create_fn *openmpi_real_mpi_graph_create_;
 
-void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_edges, void *f_reorder, void *f_comm_graph, MPI_Fint *f_ierr);
-void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_edges, void *f_reorder, void *f_comm_graph, MPI_Fint *f_ierr) {
+void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_edges,
+                       void *f_reorder, void *f_comm_graph, MPI_Fint *f_ierr);
+void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_edges,
+                       void *f_reorder, void *f_comm_graph, MPI_Fint *f_ierr) {
   openmpi_mpi_graph_create_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_graph_create_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7921,8 +8210,10 @@ void mpi_graph_create_(void *f_comm_old, void *f_nnodes, void *f_index, void *f_
 typedef void openmpi_mpi_graph_get_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_graph_get_fn *openmpi_real_mpi_graph_get_;
 
-void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_index, void *f_edges, MPI_Fint *f_ierr);
-void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_index, void *f_edges, MPI_Fint *f_ierr) {
+void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_index, void *f_edges,
+                    MPI_Fint *f_ierr);
+void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_index, void *f_edges,
+                    MPI_Fint *f_ierr) {
   openmpi_mpi_graph_get_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_graph_get_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -7969,8 +8260,10 @@ void mpi_graph_get_(void *f_comm, void *f_maxindex, void *f_maxedges, void *f_in
 typedef void openmpi_mpi_graph_map_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_graph_map_fn *openmpi_real_mpi_graph_map_;
 
-void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, void *f_newrank, MPI_Fint *f_ierr);
-void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, void *f_newrank, MPI_Fint *f_ierr) {
+void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, void *f_newrank,
+                    MPI_Fint *f_ierr);
+void mpi_graph_map_(void *f_comm, void *f_nnodes, void *f_index, void *f_edges, void *f_newrank,
+                    MPI_Fint *f_ierr) {
   openmpi_mpi_graph_map_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_graph_map_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -8069,8 +8362,10 @@ void mpi_graph_neighbors_count_(void *f_comm, void *f_rank, void *f_nneighbors, 
 typedef void openmpi_mpi_graph_neighbors_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_graph_neighbors_fn *openmpi_real_mpi_graph_neighbors_;
 
-void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void *f_neighbors, MPI_Fint *f_ierr);
-void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void *f_neighbors, MPI_Fint *f_ierr) {
+void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void *f_neighbors,
+                          MPI_Fint *f_ierr);
+void mpi_graph_neighbors_(void *f_comm, void *f_rank, void *f_maxneighbors, void *f_neighbors,
+                          MPI_Fint *f_ierr) {
   openmpi_mpi_graph_neighbors_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_graph_neighbors_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -8210,8 +8505,10 @@ void mpi_grequest_complete_(void *f_request, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_grequest_start_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_grequest_start_fn *openmpi_real_mpi_grequest_start_;
 
-void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, void *f_extra_state, void *f_request, MPI_Fint *f_ierr);
-void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, void *f_extra_state, void *f_request, MPI_Fint *f_ierr) {
+void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, void *f_extra_state,
+                         void *f_request, MPI_Fint *f_ierr);
+void mpi_grequest_start_(void *f_query_fn, void *f_free_fn, void *f_cancel_fn, void *f_extra_state,
+                         void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_grequest_start_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_grequest_start_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -8552,8 +8849,10 @@ void mpi_group_intersection_(void *f_group1, void *f_group2, void *f_newgroup, M
 typedef void openmpi_mpi_group_range_excl_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_group_range_excl_fn *openmpi_real_mpi_group_range_excl_;
 
-void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_newgroup, MPI_Fint *f_ierr);
-void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_newgroup, MPI_Fint *f_ierr) {
+void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_newgroup,
+                           MPI_Fint *f_ierr);
+void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_newgroup,
+                           MPI_Fint *f_ierr) {
   openmpi_mpi_group_range_excl_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_group_range_excl_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -8602,8 +8901,10 @@ void mpi_group_range_excl_(void *f_group, void *f_n, void *f_ranges, void *f_new
 typedef void openmpi_mpi_group_range_incl_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_group_range_incl_fn *openmpi_real_mpi_group_range_incl_;
 
-void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_newgroup, MPI_Fint *f_ierr);
-void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_newgroup, MPI_Fint *f_ierr) {
+void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_newgroup,
+                           MPI_Fint *f_ierr);
+void mpi_group_range_incl_(void *f_group, void *f_n, void *f_ranges, void *f_newgroup,
+                           MPI_Fint *f_ierr) {
   openmpi_mpi_group_range_incl_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_group_range_incl_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -8743,11 +9044,14 @@ void mpi_group_size_(void *f_group, void *f_size, MPI_Fint *f_ierr) {
 }
 
 /* mpi_group_translate_ranks_: MPI_Group_translate_ranks called from Fortran */
-typedef void openmpi_mpi_group_translate_ranks_fn(void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_group_translate_ranks_fn(void *, void *, void *, void *, void *,
+                                                  MPI_Fint *);
 static openmpi_mpi_group_translate_ranks_fn *openmpi_real_mpi_group_translate_ranks_;
 
-void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void *f_group2, void *f_ranks2, MPI_Fint *f_ierr);
-void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void *f_group2, void *f_ranks2, MPI_Fint *f_ierr) {
+void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void *f_group2,
+                                void *f_ranks2, MPI_Fint *f_ierr);
+void mpi_group_translate_ranks_(void *f_group1, void *f_n, void *f_ranks1, void *f_group2,
+                                void *f_ranks2, MPI_Fint *f_ierr) {
   openmpi_mpi_group_translate_ranks_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_group_translate_ranks_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -8840,11 +9144,14 @@ void mpi_group_union_(void *f_group1, void *f_group2, void *f_newgroup, MPI_Fint
 }
 
 /* mpi_ibsend_: MPI_Ibsend called from Fortran */
-typedef void openmpi_mpi_ibsend_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ibsend_fn(void *, void *, void *, void *, void *, void *, void *,
+                                   MPI_Fint *);
 static openmpi_mpi_ibsend_fn *openmpi_real_mpi_ibsend_;
 
-void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                 void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                 void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_ibsend_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ibsend_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -8901,8 +9208,10 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
 typedef void openmpi_mpi_improbe_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_improbe_fn *openmpi_real_mpi_improbe_;
 
-void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *f_message, void *f_status, MPI_Fint *f_ierr);
-void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *f_message, void *f_status, MPI_Fint *f_ierr) {
+void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *f_message,
+                  void *f_status, MPI_Fint *f_ierr);
+void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *f_message,
+                  void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_improbe_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_improbe_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -8958,8 +9267,10 @@ void mpi_improbe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void 
 typedef void openmpi_mpi_imrecv_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_imrecv_fn *openmpi_real_mpi_imrecv_;
 
-void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void *f_request, MPI_Fint *f_ierr);
-void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void *f_request, MPI_Fint *f_ierr) {
+void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void *f_request,
+                 MPI_Fint *f_ierr);
+void mpi_imrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void *f_request,
+                 MPI_Fint *f_ierr) {
   openmpi_mpi_imrecv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_imrecv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9194,8 +9505,10 @@ void mpi_info_free_(void *f_info, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_info_get_fn(void *, void *, void *, void *, void *, MPI_Fint *, size_t);
 static openmpi_mpi_info_get_fn *openmpi_real_mpi_info_get_;
 
-void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, void *f_flag, MPI_Fint *f_ierr, size_t f_key_len);
-void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, void *f_flag, MPI_Fint *f_ierr, size_t f_key_len) {
+void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, void *f_flag,
+                   MPI_Fint *f_ierr, size_t f_key_len);
+void mpi_info_get_(void *f_info, void *f_key, void *f_valuelen, void *f_value, void *f_flag,
+                   MPI_Fint *f_ierr, size_t f_key_len) {
   openmpi_mpi_info_get_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_info_get_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9345,8 +9658,10 @@ void mpi_info_get_nthkey_(void *f_info, void *f_n, void *f_key, MPI_Fint *f_ierr
 typedef void openmpi_mpi_info_get_valuelen_fn(void *, void *, void *, void *, MPI_Fint *, size_t);
 static openmpi_mpi_info_get_valuelen_fn *openmpi_real_mpi_info_get_valuelen_;
 
-void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f_flag, MPI_Fint *f_ierr, size_t f_key_len);
-void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f_flag, MPI_Fint *f_ierr, size_t f_key_len) {
+void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f_flag,
+                            MPI_Fint *f_ierr, size_t f_key_len);
+void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f_flag,
+                            MPI_Fint *f_ierr, size_t f_key_len) {
   openmpi_mpi_info_get_valuelen_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_info_get_valuelen_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9398,8 +9713,10 @@ void mpi_info_get_valuelen_(void *f_info, void *f_key, void *f_valuelen, void *f
 typedef void openmpi_mpi_info_set_fn(void *, void *, void *, MPI_Fint *, size_t, size_t);
 static openmpi_mpi_info_set_fn *openmpi_real_mpi_info_set_;
 
-void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, size_t f_key_len, size_t f_value_len);
-void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, size_t f_key_len, size_t f_value_len) {
+void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, size_t f_key_len,
+                   size_t f_value_len);
+void mpi_info_set_(void *f_info, void *f_key, void *f_value, MPI_Fint *f_ierr, size_t f_key_len,
+                   size_t f_value_len) {
   openmpi_mpi_info_set_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_info_set_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9579,11 +9896,16 @@ void mpi_init_thread_(void *f_required, void *f_provided, MPI_Fint *f_ierr) {
 }
 
 /* mpi_intercomm_create_: MPI_Intercomm_create called from Fortran */
-typedef void openmpi_mpi_intercomm_create_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_intercomm_create_fn(void *, void *, void *, void *, void *, void *,
+                                             MPI_Fint *);
 static openmpi_mpi_intercomm_create_fn *openmpi_real_mpi_intercomm_create_;
 
-void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bridge_comm, void *f_remote_leader, void *f_tag, void *f_newintercomm, MPI_Fint *f_ierr);
-void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bridge_comm, void *f_remote_leader, void *f_tag, void *f_newintercomm, MPI_Fint *f_ierr) {
+void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bridge_comm,
+                           void *f_remote_leader, void *f_tag, void *f_newintercomm,
+                           MPI_Fint *f_ierr);
+void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bridge_comm,
+                           void *f_remote_leader, void *f_tag, void *f_newintercomm,
+                           MPI_Fint *f_ierr) {
   openmpi_mpi_intercomm_create_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_intercomm_create_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9593,7 +9915,8 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_local_comm, f_local_leader, f_bridge_comm, f_remote_leader, f_tag, f_newintercomm, f_ierr);
+    tracer_real(f_local_comm, f_local_leader, f_bridge_comm, f_remote_leader, f_tag, f_newintercomm,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -9615,7 +9938,8 @@ void mpi_intercomm_create_(void *f_local_comm, void *f_local_leader, void *f_bri
   unsigned tracer_depth = tracer_inflight_push("openmpi", 193);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_local_comm, f_local_leader, f_bridge_comm, f_remote_leader, f_tag, f_newintercomm, f_ierr);
+  tracer_real(f_local_comm, f_local_leader, f_bridge_comm, f_remote_leader, f_tag, f_newintercomm,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_newintercomm = MPI_Comm_f2c(*(const MPI_Fint *)f_newintercomm);
@@ -9686,8 +10010,10 @@ void mpi_intercomm_merge_(void *f_intercomm, void *f_high, void *f_newintercomm,
 typedef void openmpi_mpi_iprobe_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_iprobe_fn *openmpi_real_mpi_iprobe_;
 
-void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *f_status, MPI_Fint *f_ierr);
-void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *f_status, MPI_Fint *f_ierr) {
+void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *f_status,
+                 MPI_Fint *f_ierr);
+void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *f_status,
+                 MPI_Fint *f_ierr) {
   openmpi_mpi_iprobe_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_iprobe_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9735,11 +10061,14 @@ void mpi_iprobe_(void *f_source, void *f_tag, void *f_comm, void *f_flag, void *
 }
 
 /* mpi_irecv_: MPI_Irecv called from Fortran */
-typedef void openmpi_mpi_irecv_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_irecv_fn(void *, void *, void *, void *, void *, void *, void *,
+                                  MPI_Fint *);
 static openmpi_mpi_irecv_fn *openmpi_real_mpi_irecv_;
 
-void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag,
+                void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag,
+                void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_irecv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_irecv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9793,11 +10122,14 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
 }
 
 /* mpi_irsend_: MPI_Irsend called from Fortran */
-typedef void openmpi_mpi_irsend_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_irsend_fn(void *, void *, void *, void *, void *, void *, void *,
+                                   MPI_Fint *);
 static openmpi_mpi_irsend_fn *openmpi_real_mpi_irsend_;
 
-void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                 void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                 void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_irsend_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_irsend_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9851,11 +10183,14 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
 }
 
 /* mpi_isend_: MPI_Isend called from Fortran */
-typedef void openmpi_mpi_isend_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_isend_fn(void *, void *, void *, void *, void *, void *, void *,
+                                  MPI_Fint *);
 static openmpi_mpi_isend_fn *openmpi_real_mpi_isend_;
 
-void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_isend_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_isend_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -9909,11 +10244,14 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
 }
 
 /* mpi_issend_: MPI_Issend called from Fortran */
-typedef void openmpi_mpi_issend_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_issend_fn(void *, void *, void *, void *, void *, void *, void *,
+                                   MPI_Fint *);
 static openmpi_mpi_issend_fn *openmpi_real_mpi_issend_;
 
-void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                 void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                 void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_issend_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_issend_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10015,8 +10353,10 @@ void mpi_is_thread_main_(void *f_flag, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_lookup_name_fn(void *, void *, void *, MPI_Fint *, size_t);
 static openmpi_mpi_lookup_name_fn *openmpi_real_mpi_lookup_name_;
 
-void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr, size_t f_service_name_len);
-void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr, size_t f_service_name_len) {
+void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr,
+                      size_t f_service_name_len);
+void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr,
+                      size_t f_service_name_len) {
   openmpi_mpi_lookup_name_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_lookup_name_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10063,8 +10403,10 @@ void mpi_lookup_name_(void *f_service_name, void *f_info, void *f_port_name, MPI
 typedef void openmpi_mpi_mprobe_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_mprobe_fn *openmpi_real_mpi_mprobe_;
 
-void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, void *f_status, MPI_Fint *f_ierr);
-void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, void *f_status, MPI_Fint *f_ierr) {
+void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, void *f_status,
+                 MPI_Fint *f_ierr);
+void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, void *f_status,
+                 MPI_Fint *f_ierr) {
   openmpi_mpi_mprobe_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_mprobe_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10115,8 +10457,10 @@ void mpi_mprobe_(void *f_source, void *f_tag, void *f_comm, void *f_message, voi
 typedef void openmpi_mpi_mrecv_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_mrecv_fn *openmpi_real_mpi_mrecv_;
 
-void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void *f_status, MPI_Fint *f_ierr);
-void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void *f_status, MPI_Fint *f_ierr) {
+void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void *f_status,
+                MPI_Fint *f_ierr);
+void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void *f_status,
+                MPI_Fint *f_ierr) {
   openmpi_mpi_mrecv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_mrecv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10164,11 +10508,14 @@ void mpi_mrecv_(void *f_buf, void *f_count, void *f_type, void *f_message, void 
 }
 
 /* mpi_neighbor_allgather_: MPI_Neighbor_allgather called from Fortran */
-typedef void openmpi_mpi_neighbor_allgather_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_neighbor_allgather_fn(void *, void *, void *, void *, void *, void *,
+                                               void *, MPI_Fint *);
 static openmpi_mpi_neighbor_allgather_fn *openmpi_real_mpi_neighbor_allgather_;
 
-void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                             void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
+void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                             void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_neighbor_allgather_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_neighbor_allgather_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10178,7 +10525,8 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10201,7 +10549,8 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   unsigned tracer_depth = tracer_inflight_push("openmpi", 204);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -10218,11 +10567,16 @@ void mpi_neighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
 }
 
 /* mpi_ineighbor_allgather_: MPI_Ineighbor_allgather called from Fortran */
-typedef void openmpi_mpi_ineighbor_allgather_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ineighbor_allgather_fn(void *, void *, void *, void *, void *, void *,
+                                                void *, void *, MPI_Fint *);
 static openmpi_mpi_ineighbor_allgather_fn *openmpi_real_mpi_ineighbor_allgather_;
 
-void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                              void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request,
+                              MPI_Fint *f_ierr);
+void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                              void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request,
+                              MPI_Fint *f_ierr) {
   openmpi_mpi_ineighbor_allgather_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ineighbor_allgather_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10232,7 +10586,8 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+                f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10258,7 +10613,8 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   unsigned tracer_depth = tracer_inflight_push("openmpi", 205);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+              f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -10277,11 +10633,16 @@ void mpi_ineighbor_allgather_(void *f_sendbuf, void *f_sendcount, void *f_sendty
 }
 
 /* mpi_neighbor_allgatherv_: MPI_Neighbor_allgatherv called from Fortran */
-typedef void openmpi_mpi_neighbor_allgatherv_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_neighbor_allgatherv_fn(void *, void *, void *, void *, void *, void *,
+                                                void *, void *, MPI_Fint *);
 static openmpi_mpi_neighbor_allgatherv_fn *openmpi_real_mpi_neighbor_allgatherv_;
 
-void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                              void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm,
+                              MPI_Fint *f_ierr);
+void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                              void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm,
+                              MPI_Fint *f_ierr) {
   openmpi_mpi_neighbor_allgatherv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_neighbor_allgatherv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10291,7 +10652,8 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+                f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10314,7 +10676,8 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
   unsigned tracer_depth = tracer_inflight_push("openmpi", 206);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+              f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -10331,11 +10694,16 @@ void mpi_neighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendty
 }
 
 /* mpi_ineighbor_allgatherv_: MPI_Ineighbor_allgatherv called from Fortran */
-typedef void openmpi_mpi_ineighbor_allgatherv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ineighbor_allgatherv_fn(void *, void *, void *, void *, void *, void *,
+                                                 void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_ineighbor_allgatherv_fn *openmpi_real_mpi_ineighbor_allgatherv_;
 
-void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_displs, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype,
+                               void *f_recvbuf, void *f_recvcounts, void *f_displs,
+                               void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype,
+                               void *f_recvbuf, void *f_recvcounts, void *f_displs,
+                               void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_ineighbor_allgatherv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ineighbor_allgatherv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10345,7 +10713,8 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+                f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10371,7 +10740,8 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
   unsigned tracer_depth = tracer_inflight_push("openmpi", 207);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcounts, f_displs, f_recvtype,
+              f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -10390,11 +10760,14 @@ void mpi_ineighbor_allgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendt
 }
 
 /* mpi_neighbor_alltoall_: MPI_Neighbor_alltoall called from Fortran */
-typedef void openmpi_mpi_neighbor_alltoall_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_neighbor_alltoall_fn(void *, void *, void *, void *, void *, void *,
+                                              void *, MPI_Fint *);
 static openmpi_mpi_neighbor_alltoall_fn *openmpi_real_mpi_neighbor_alltoall_;
 
-void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                            void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
+void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                            void *f_recvcount, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_neighbor_alltoall_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_neighbor_alltoall_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10404,7 +10777,8 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10427,7 +10801,8 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
   unsigned tracer_depth = tracer_inflight_push("openmpi", 208);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -10444,11 +10819,16 @@ void mpi_neighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype
 }
 
 /* mpi_ineighbor_alltoall_: MPI_Ineighbor_alltoall called from Fortran */
-typedef void openmpi_mpi_ineighbor_alltoall_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ineighbor_alltoall_fn(void *, void *, void *, void *, void *, void *,
+                                               void *, void *, MPI_Fint *);
 static openmpi_mpi_ineighbor_alltoall_fn *openmpi_real_mpi_ineighbor_alltoall_;
 
-void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                             void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request,
+                             MPI_Fint *f_ierr);
+void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                             void *f_recvcount, void *f_recvtype, void *f_comm, void *f_request,
+                             MPI_Fint *f_ierr) {
   openmpi_mpi_ineighbor_alltoall_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ineighbor_alltoall_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10458,7 +10838,8 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+                f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10484,7 +10865,8 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
   unsigned tracer_depth = tracer_inflight_push("openmpi", 209);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_comm,
+              f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -10503,11 +10885,16 @@ void mpi_ineighbor_alltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtyp
 }
 
 /* mpi_neighbor_alltoallv_: MPI_Neighbor_alltoallv called from Fortran */
-typedef void openmpi_mpi_neighbor_alltoallv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_neighbor_alltoallv_fn(void *, void *, void *, void *, void *, void *,
+                                               void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_neighbor_alltoallv_fn *openmpi_real_mpi_neighbor_alltoallv_;
 
-void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype,
+                             void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype,
+                             void *f_comm, MPI_Fint *f_ierr);
+void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype,
+                             void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype,
+                             void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_neighbor_alltoallv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_neighbor_alltoallv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10517,7 +10904,8 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls, f_recvtype, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
+                f_recvtype, f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10540,7 +10928,8 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   unsigned tracer_depth = tracer_inflight_push("openmpi", 210);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls, f_recvtype, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
+              f_recvtype, f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -10557,11 +10946,18 @@ void mpi_neighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
 }
 
 /* mpi_ineighbor_alltoallv_: MPI_Ineighbor_alltoallv called from Fortran */
-typedef void openmpi_mpi_ineighbor_alltoallv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ineighbor_alltoallv_fn(void *, void *, void *, void *, void *, void *,
+                                                void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_ineighbor_alltoallv_fn *openmpi_real_mpi_ineighbor_alltoallv_;
 
-void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtype, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtype, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls,
+                              void *f_sendtype, void *f_recvbuf, void *f_recvcounts,
+                              void *f_rdispls, void *f_recvtype, void *f_comm, void *f_request,
+                              MPI_Fint *f_ierr);
+void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls,
+                              void *f_sendtype, void *f_recvbuf, void *f_recvcounts,
+                              void *f_rdispls, void *f_recvtype, void *f_comm, void *f_request,
+                              MPI_Fint *f_ierr) {
   openmpi_mpi_ineighbor_alltoallv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ineighbor_alltoallv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10571,7 +10967,8 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls, f_recvtype, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
+                f_recvtype, f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10597,7 +10994,8 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   unsigned tracer_depth = tracer_inflight_push("openmpi", 211);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls, f_recvtype, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtype, f_recvbuf, f_recvcounts, f_rdispls,
+              f_recvtype, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -10616,11 +11014,16 @@ void mpi_ineighbor_alltoallv_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
 }
 
 /* mpi_neighbor_alltoallw_: MPI_Neighbor_alltoallw called from Fortran */
-typedef void openmpi_mpi_neighbor_alltoallw_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_neighbor_alltoallw_fn(void *, void *, void *, void *, void *, void *,
+                                               void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_neighbor_alltoallw_fn *openmpi_real_mpi_neighbor_alltoallw_;
 
-void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes, void *f_comm, MPI_Fint *f_ierr);
-void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls,
+                             void *f_sendtypes, void *f_recvbuf, void *f_recvcounts,
+                             void *f_rdispls, void *f_recvtypes, void *f_comm, MPI_Fint *f_ierr);
+void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls,
+                             void *f_sendtypes, void *f_recvbuf, void *f_recvcounts,
+                             void *f_rdispls, void *f_recvtypes, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_neighbor_alltoallw_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_neighbor_alltoallw_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10630,7 +11033,8 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls, f_recvtypes, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
+                f_recvtypes, f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10651,7 +11055,8 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
   unsigned tracer_depth = tracer_inflight_push("openmpi", 212);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls, f_recvtypes, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
+              f_recvtypes, f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -10668,11 +11073,18 @@ void mpi_neighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispl
 }
 
 /* mpi_ineighbor_alltoallw_: MPI_Ineighbor_alltoallw called from Fortran */
-typedef void openmpi_mpi_ineighbor_alltoallw_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ineighbor_alltoallw_fn(void *, void *, void *, void *, void *, void *,
+                                                void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_ineighbor_alltoallw_fn *openmpi_real_mpi_ineighbor_alltoallw_;
 
-void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls, void *f_sendtypes, void *f_recvbuf, void *f_recvcounts, void *f_rdispls, void *f_recvtypes, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls,
+                              void *f_sendtypes, void *f_recvbuf, void *f_recvcounts,
+                              void *f_rdispls, void *f_recvtypes, void *f_comm, void *f_request,
+                              MPI_Fint *f_ierr);
+void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdispls,
+                              void *f_sendtypes, void *f_recvbuf, void *f_recvcounts,
+                              void *f_rdispls, void *f_recvtypes, void *f_comm, void *f_request,
+                              MPI_Fint *f_ierr) {
   openmpi_mpi_ineighbor_alltoallw_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ineighbor_alltoallw_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10682,7 +11094,8 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls, f_recvtypes, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
+                f_recvtypes, f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -10706,7 +11119,8 @@ void mpi_ineighbor_alltoallw_(void *f_sendbuf, void *f_sendcounts, void *f_sdisp
   unsigned tracer_depth = tracer_inflight_push("openmpi", 213);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls, f_recvtypes, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_sdispls, f_sendtypes, f_recvbuf, f_recvcounts, f_rdispls,
+              f_recvtypes, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -10912,11 +11326,14 @@ void mpi_op_free_(void *f_op, MPI_Fint *f_ierr) {
 }
 
 /* mpi_pack_external_: MPI_Pack_external called from Fortran */
-typedef void openmpi_mpi_pack_external_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_pack_external_fn(void *, void *, void *, void *, void *, void *, void *,
+                                          MPI_Fint *);
 static openmpi_mpi_pack_external_fn *openmpi_real_mpi_pack_external_;
 
-void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf, void *f_outsize, void *f_position, MPI_Fint *f_ierr);
-void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf, void *f_outsize, void *f_position, MPI_Fint *f_ierr) {
+void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f_datatype,
+                        void *f_outbuf, void *f_outsize, void *f_position, MPI_Fint *f_ierr);
+void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f_datatype,
+                        void *f_outbuf, void *f_outsize, void *f_position, MPI_Fint *f_ierr) {
   openmpi_mpi_pack_external_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_pack_external_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -10971,8 +11388,10 @@ void mpi_pack_external_(void *f_datarep, void *f_inbuf, void *f_incount, void *f
 typedef void openmpi_mpi_pack_external_size_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_pack_external_size_fn *openmpi_real_mpi_pack_external_size_;
 
-void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype, void *f_size, MPI_Fint *f_ierr);
-void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype, void *f_size, MPI_Fint *f_ierr) {
+void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype, void *f_size,
+                             MPI_Fint *f_ierr);
+void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype, void *f_size,
+                             MPI_Fint *f_ierr) {
   openmpi_mpi_pack_external_size_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_pack_external_size_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11018,11 +11437,14 @@ void mpi_pack_external_size_(void *f_datarep, void *f_incount, void *f_datatype,
 }
 
 /* mpi_pack_: MPI_Pack called from Fortran */
-typedef void openmpi_mpi_pack_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_pack_fn(void *, void *, void *, void *, void *, void *, void *,
+                                 MPI_Fint *);
 static openmpi_mpi_pack_fn *openmpi_real_mpi_pack_;
 
-void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf, void *f_outsize, void *f_position, void *f_comm, MPI_Fint *f_ierr);
-void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf, void *f_outsize, void *f_position, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf, void *f_outsize,
+               void *f_position, void *f_comm, MPI_Fint *f_ierr);
+void mpi_pack_(void *f_inbuf, void *f_incount, void *f_datatype, void *f_outbuf, void *f_outsize,
+               void *f_position, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_pack_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_pack_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11176,8 +11598,10 @@ void mpi_probe_(void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_F
 typedef void openmpi_mpi_publish_name_fn(void *, void *, void *, MPI_Fint *, size_t, size_t);
 static openmpi_mpi_publish_name_fn *openmpi_real_mpi_publish_name_;
 
-void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr, size_t f_service_name_len, size_t f_port_name_len);
-void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr, size_t f_service_name_len, size_t f_port_name_len) {
+void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr,
+                       size_t f_service_name_len, size_t f_port_name_len);
+void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr,
+                       size_t f_service_name_len, size_t f_port_name_len) {
   openmpi_mpi_publish_name_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_publish_name_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11217,11 +11641,16 @@ void mpi_publish_name_(void *f_service_name, void *f_info, void *f_port_name, MP
 }
 
 /* mpi_put_: MPI_Put called from Fortran */
-typedef void openmpi_mpi_put_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_put_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                MPI_Fint *);
 static openmpi_mpi_put_fn *openmpi_real_mpi_put_;
 
-void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_win, MPI_Fint *f_ierr);
-void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_win, MPI_Fint *f_ierr) {
+void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+              void *f_target_rank, void *f_target_disp, void *f_target_count,
+              void *f_target_datatype, void *f_win, MPI_Fint *f_ierr);
+void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+              void *f_target_rank, void *f_target_disp, void *f_target_count,
+              void *f_target_datatype, void *f_win, MPI_Fint *f_ierr) {
   openmpi_mpi_put_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_put_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11231,7 +11660,8 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_win, f_ierr);
+    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+                f_target_count, f_target_datatype, f_win, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -11256,7 +11686,8 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   unsigned tracer_depth = tracer_inflight_push("openmpi", 224);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_win, f_ierr);
+  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+              f_target_count, f_target_datatype, f_win, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -11319,11 +11750,18 @@ void mpi_query_thread_(void *f_provided, MPI_Fint *f_ierr) {
 }
 
 /* mpi_raccumulate_: MPI_Raccumulate called from Fortran */
-typedef void openmpi_mpi_raccumulate_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_raccumulate_fn(void *, void *, void *, void *, void *, void *, void *,
+                                        void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_raccumulate_fn *openmpi_real_mpi_raccumulate_;
 
-void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_op, void *f_win, void *f_request, MPI_Fint *f_ierr);
-void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_op, void *f_win, void *f_request, MPI_Fint *f_ierr) {
+void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+                      void *f_target_rank, void *f_target_disp, void *f_target_count,
+                      void *f_target_datatype, void *f_op, void *f_win, void *f_request,
+                      MPI_Fint *f_ierr);
+void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+                      void *f_target_rank, void *f_target_disp, void *f_target_count,
+                      void *f_target_datatype, void *f_op, void *f_win, void *f_request,
+                      MPI_Fint *f_ierr) {
   openmpi_mpi_raccumulate_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_raccumulate_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11333,7 +11771,8 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_op, f_win, f_request, f_ierr);
+    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+                f_target_count, f_target_datatype, f_op, f_win, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -11363,7 +11802,8 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 226);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_op, f_win, f_request, f_ierr);
+  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+              f_target_count, f_target_datatype, f_op, f_win, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -11383,11 +11823,14 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
 }
 
 /* mpi_recv_init_: MPI_Recv_init called from Fortran */
-typedef void openmpi_mpi_recv_init_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_recv_init_fn(void *, void *, void *, void *, void *, void *, void *,
+                                      MPI_Fint *);
 static openmpi_mpi_recv_init_fn *openmpi_real_mpi_recv_init_;
 
-void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag,
+                    void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag,
+                    void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_recv_init_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_recv_init_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11441,11 +11884,14 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
 }
 
 /* mpi_recv_: MPI_Recv called from Fortran */
-typedef void openmpi_mpi_recv_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_recv_fn(void *, void *, void *, void *, void *, void *, void *,
+                                 MPI_Fint *);
 static openmpi_mpi_recv_fn *openmpi_real_mpi_recv_;
 
-void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_Fint *f_ierr);
-void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag, void *f_comm, void *f_status, MPI_Fint *f_ierr) {
+void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag,
+               void *f_comm, void *f_status, MPI_Fint *f_ierr);
+void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, void *f_tag,
+               void *f_comm, void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_recv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_recv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11495,11 +11941,14 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
 }
 
 /* mpi_reduce_: MPI_Reduce called from Fortran */
-typedef void openmpi_mpi_reduce_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_reduce_fn(void *, void *, void *, void *, void *, void *, void *,
+                                   MPI_Fint *);
 static openmpi_mpi_reduce_fn *openmpi_real_mpi_reduce_;
 
-void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_root, void *f_comm, MPI_Fint *f_ierr);
-void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_root, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                 void *f_root, void *f_comm, MPI_Fint *f_ierr);
+void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                 void *f_root, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_reduce_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_reduce_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11550,11 +11999,14 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
 }
 
 /* mpi_ireduce_: MPI_Ireduce called from Fortran */
-typedef void openmpi_mpi_ireduce_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ireduce_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                    MPI_Fint *);
 static openmpi_mpi_ireduce_fn *openmpi_real_mpi_ireduce_;
 
-void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                  void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                  void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_ireduce_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ireduce_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11613,8 +12065,10 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
 typedef void openmpi_mpi_reduce_local_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_reduce_local_fn *openmpi_real_mpi_reduce_local_;
 
-void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_datatype, void *f_op, MPI_Fint *f_ierr);
-void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_datatype, void *f_op, MPI_Fint *f_ierr) {
+void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_datatype, void *f_op,
+                       MPI_Fint *f_ierr);
+void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_datatype, void *f_op,
+                       MPI_Fint *f_ierr) {
   openmpi_mpi_reduce_local_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_reduce_local_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11660,11 +12114,14 @@ void mpi_reduce_local_(void *f_inbuf, void *f_inoutbuf, void *f_count, void *f_d
 }
 
 /* mpi_reduce_scatter_: MPI_Reduce_scatter called from Fortran */
-typedef void openmpi_mpi_reduce_scatter_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_reduce_scatter_fn(void *, void *, void *, void *, void *, void *,
+                                           MPI_Fint *);
 static openmpi_mpi_reduce_scatter_fn *openmpi_real_mpi_reduce_scatter_;
 
-void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr);
-void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, void *f_datatype,
+                         void *f_op, void *f_comm, MPI_Fint *f_ierr);
+void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, void *f_datatype,
+                         void *f_op, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_reduce_scatter_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_reduce_scatter_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11711,11 +12168,14 @@ void mpi_reduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, v
 }
 
 /* mpi_ireduce_scatter_: MPI_Ireduce_scatter called from Fortran */
-typedef void openmpi_mpi_ireduce_scatter_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ireduce_scatter_fn(void *, void *, void *, void *, void *, void *, void *,
+                                            MPI_Fint *);
 static openmpi_mpi_ireduce_scatter_fn *openmpi_real_mpi_ireduce_scatter_;
 
-void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, void *f_datatype,
+                          void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, void *f_datatype,
+                          void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_ireduce_scatter_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ireduce_scatter_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11767,11 +12227,14 @@ void mpi_ireduce_scatter_(void *f_sendbuf, void *f_recvbuf, void *f_recvcounts, 
 }
 
 /* mpi_reduce_scatter_block_: MPI_Reduce_scatter_block called from Fortran */
-typedef void openmpi_mpi_reduce_scatter_block_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_reduce_scatter_block_fn(void *, void *, void *, void *, void *, void *,
+                                                 MPI_Fint *);
 static openmpi_mpi_reduce_scatter_block_fn *openmpi_real_mpi_reduce_scatter_block_;
 
-void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcount, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr);
-void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcount, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcount,
+                               void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr);
+void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcount,
+                               void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_reduce_scatter_block_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_reduce_scatter_block_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11820,11 +12283,16 @@ void mpi_reduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcou
 }
 
 /* mpi_ireduce_scatter_block_: MPI_Ireduce_scatter_block called from Fortran */
-typedef void openmpi_mpi_ireduce_scatter_block_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ireduce_scatter_block_fn(void *, void *, void *, void *, void *, void *,
+                                                  void *, MPI_Fint *);
 static openmpi_mpi_ireduce_scatter_block_fn *openmpi_real_mpi_ireduce_scatter_block_;
 
-void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcount, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcount, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcount,
+                                void *f_datatype, void *f_op, void *f_comm, void *f_request,
+                                MPI_Fint *f_ierr);
+void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvcount,
+                                void *f_datatype, void *f_op, void *f_comm, void *f_request,
+                                MPI_Fint *f_ierr) {
   openmpi_mpi_ireduce_scatter_block_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ireduce_scatter_block_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11878,11 +12346,16 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
 }
 
 /* mpi_register_datarep_: MPI_Register_datarep called from Fortran */
-typedef void openmpi_mpi_register_datarep_fn(void *, void *, void *, void *, void *, MPI_Fint *, size_t);
+typedef void openmpi_mpi_register_datarep_fn(void *, void *, void *, void *, void *, MPI_Fint *,
+                                             size_t);
 static openmpi_mpi_register_datarep_fn *openmpi_real_mpi_register_datarep_;
 
-void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_write_conversion_fn, void *f_dtype_file_extent_fn, void *f_extra_state, MPI_Fint *f_ierr, size_t f_datarep_len);
-void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_write_conversion_fn, void *f_dtype_file_extent_fn, void *f_extra_state, MPI_Fint *f_ierr, size_t f_datarep_len) {
+void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_write_conversion_fn,
+                           void *f_dtype_file_extent_fn, void *f_extra_state, MPI_Fint *f_ierr,
+                           size_t f_datarep_len);
+void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_write_conversion_fn,
+                           void *f_dtype_file_extent_fn, void *f_extra_state, MPI_Fint *f_ierr,
+                           size_t f_datarep_len) {
   openmpi_mpi_register_datarep_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_register_datarep_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -11892,7 +12365,8 @@ void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_datarep, f_read_conversion_fn, f_write_conversion_fn, f_dtype_file_extent_fn, f_extra_state, f_ierr, f_datarep_len);
+    tracer_real(f_datarep, f_read_conversion_fn, f_write_conversion_fn, f_dtype_file_extent_fn,
+                f_extra_state, f_ierr, f_datarep_len);
     return;
   }
   openmpi_depth++;
@@ -11907,7 +12381,8 @@ void mpi_register_datarep_(void *f_datarep, void *f_read_conversion_fn, void *f_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 236);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_datarep, f_read_conversion_fn, f_write_conversion_fn, f_dtype_file_extent_fn, f_extra_state, f_ierr, f_datarep_len);
+  tracer_real(f_datarep, f_read_conversion_fn, f_write_conversion_fn, f_dtype_file_extent_fn,
+              f_extra_state, f_ierr, f_datarep_len);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -12017,11 +12492,16 @@ void mpi_request_get_status_(void *f_request, void *f_flag, void *f_status, MPI_
 }
 
 /* mpi_rget_: MPI_Rget called from Fortran */
-typedef void openmpi_mpi_rget_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_rget_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                 void *, MPI_Fint *);
 static openmpi_mpi_rget_fn *openmpi_real_mpi_rget_;
 
-void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_win, void *f_request, MPI_Fint *f_ierr);
-void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_win, void *f_request, MPI_Fint *f_ierr) {
+void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+               void *f_target_rank, void *f_target_disp, void *f_target_count,
+               void *f_target_datatype, void *f_win, void *f_request, MPI_Fint *f_ierr);
+void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+               void *f_target_rank, void *f_target_disp, void *f_target_count,
+               void *f_target_datatype, void *f_win, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_rget_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_rget_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12031,7 +12511,8 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_win, f_request, f_ierr);
+    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+                f_target_count, f_target_datatype, f_win, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12059,7 +12540,8 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   unsigned tracer_depth = tracer_inflight_push("openmpi", 239);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_win, f_request, f_ierr);
+  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+              f_target_count, f_target_datatype, f_win, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -12079,11 +12561,21 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
 }
 
 /* mpi_rget_accumulate_: MPI_Rget_accumulate called from Fortran */
-typedef void openmpi_mpi_rget_accumulate_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_rget_accumulate_fn(void *, void *, void *, void *, void *, void *, void *,
+                                            void *, void *, void *, void *, void *, void *,
+                                            MPI_Fint *);
 static openmpi_mpi_rget_accumulate_fn *openmpi_real_mpi_rget_accumulate_;
 
-void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_result_addr, void *f_result_count, void *f_result_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_op, void *f_win, void *f_request, MPI_Fint *f_ierr);
-void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_result_addr, void *f_result_count, void *f_result_datatype, void *f_target_rank, void *f_target_disp, void *f_target_count, void *f_target_datatype, void *f_op, void *f_win, void *f_request, MPI_Fint *f_ierr) {
+void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+                          void *f_result_addr, void *f_result_count, void *f_result_datatype,
+                          void *f_target_rank, void *f_target_disp, void *f_target_count,
+                          void *f_target_datatype, void *f_op, void *f_win, void *f_request,
+                          MPI_Fint *f_ierr);
+void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+                          void *f_result_addr, void *f_result_count, void *f_result_datatype,
+                          void *f_target_rank, void *f_target_disp, void *f_target_count,
+                          void *f_target_datatype, void *f_op, void *f_win, void *f_request,
+                          MPI_Fint *f_ierr) {
   openmpi_mpi_rget_accumulate_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_rget_accumulate_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12093,7 +12585,9 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count, f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_op, f_win, f_request, f_ierr);
+    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count,
+                f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype,
+                f_op, f_win, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12129,7 +12623,9 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
   unsigned tracer_depth = tracer_inflight_push("openmpi", 240);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count, f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype, f_op, f_win, f_request, f_ierr);
+  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_result_addr, f_result_count,
+              f_result_datatype, f_target_rank, f_target_disp, f_target_count, f_target_datatype,
+              f_op, f_win, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -12148,11 +12644,16 @@ void mpi_rget_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_ori
 }
 
 /* mpi_rput_: MPI_Rput called from Fortran */
-typedef void openmpi_mpi_rput_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_rput_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                 void *, MPI_Fint *);
 static openmpi_mpi_rput_fn *openmpi_real_mpi_rput_;
 
-void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_cout, void *f_target_datatype, void *f_win, void *f_request, MPI_Fint *f_ierr);
-void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype, void *f_target_rank, void *f_target_disp, void *f_target_cout, void *f_target_datatype, void *f_win, void *f_request, MPI_Fint *f_ierr) {
+void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+               void *f_target_rank, void *f_target_disp, void *f_target_cout,
+               void *f_target_datatype, void *f_win, void *f_request, MPI_Fint *f_ierr);
+void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype,
+               void *f_target_rank, void *f_target_disp, void *f_target_cout,
+               void *f_target_datatype, void *f_win, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_rput_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_rput_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12162,7 +12663,8 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_cout, f_target_datatype, f_win, f_request, f_ierr);
+    tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+                f_target_cout, f_target_datatype, f_win, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12190,7 +12692,8 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   unsigned tracer_depth = tracer_inflight_push("openmpi", 241);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp, f_target_cout, f_target_datatype, f_win, f_request, f_ierr);
+  tracer_real(f_origin_addr, f_origin_count, f_origin_datatype, f_target_rank, f_target_disp,
+              f_target_cout, f_target_datatype, f_win, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -12213,8 +12716,10 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
 typedef void openmpi_mpi_rsend_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_rsend_fn *openmpi_real_mpi_rsend_;
 
-void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, MPI_Fint *f_ierr);
-void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                void *f_comm, MPI_Fint *f_ierr);
+void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_rsend_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_rsend_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12263,11 +12768,14 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
 }
 
 /* mpi_rsend_init_: MPI_Rsend_init called from Fortran */
-typedef void openmpi_mpi_rsend_init_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_rsend_init_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       MPI_Fint *);
 static openmpi_mpi_rsend_init_fn *openmpi_real_mpi_rsend_init_;
 
-void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_rsend_init_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_rsend_init_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12324,8 +12832,10 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
 typedef void openmpi_mpi_scan_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_scan_fn *openmpi_real_mpi_scan_;
 
-void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr);
-void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+               void *f_comm, MPI_Fint *f_ierr);
+void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+               void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_scan_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_scan_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12374,11 +12884,14 @@ void mpi_scan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype
 }
 
 /* mpi_iscan_: MPI_Iscan called from Fortran */
-typedef void openmpi_mpi_iscan_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_iscan_fn(void *, void *, void *, void *, void *, void *, void *,
+                                  MPI_Fint *);
 static openmpi_mpi_iscan_fn *openmpi_real_mpi_iscan_;
 
-void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatype, void *f_op,
+                void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_iscan_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_iscan_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12432,11 +12945,14 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
 }
 
 /* mpi_scatter_: MPI_Scatter called from Fortran */
-typedef void openmpi_mpi_scatter_fn(void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_scatter_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                    MPI_Fint *);
 static openmpi_mpi_scatter_fn *openmpi_real_mpi_scatter_;
 
-void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr);
-void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                  void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr);
+void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                  void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_scatter_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_scatter_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12446,7 +12962,8 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
+                f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12471,7 +12988,8 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 246);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
+              f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -12489,11 +13007,16 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
 }
 
 /* mpi_iscatter_: MPI_Iscatter called from Fortran */
-typedef void openmpi_mpi_iscatter_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_iscatter_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                     void *, MPI_Fint *);
 static openmpi_mpi_iscatter_fn *openmpi_real_mpi_iscatter_;
 
-void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                   void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request,
+                   MPI_Fint *f_ierr);
+void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_recvbuf,
+                   void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request,
+                   MPI_Fint *f_ierr) {
   openmpi_mpi_iscatter_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_iscatter_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12503,7 +13026,8 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
+                f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12531,7 +13055,8 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   unsigned tracer_depth = tracer_inflight_push("openmpi", 247);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root,
+              f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -12551,11 +13076,16 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
 }
 
 /* mpi_scatterv_: MPI_Scatterv called from Fortran */
-typedef void openmpi_mpi_scatterv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_scatterv_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                     void *, MPI_Fint *);
 static openmpi_mpi_scatterv_fn *openmpi_real_mpi_scatterv_;
 
-void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr);
-void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_sendtype,
+                   void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm,
+                   MPI_Fint *f_ierr);
+void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_sendtype,
+                   void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm,
+                   MPI_Fint *f_ierr) {
   openmpi_mpi_scatterv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_scatterv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12565,7 +13095,8 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype,
+                f_root, f_comm, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12590,7 +13121,8 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 248);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype,
+              f_root, f_comm, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -12608,11 +13140,16 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
 }
 
 /* mpi_iscatterv_: MPI_Iscatterv called from Fortran */
-typedef void openmpi_mpi_iscatterv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_iscatterv_fn(void *, void *, void *, void *, void *, void *, void *,
+                                      void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_iscatterv_fn *openmpi_real_mpi_iscatterv_;
 
-void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_sendtype, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_sendtype,
+                    void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root,
+                    void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_sendtype,
+                    void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_root,
+                    void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_iscatterv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_iscatterv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12622,7 +13159,8 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_request, f_ierr);
+    tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype,
+                f_root, f_comm, f_request, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12650,7 +13188,8 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   unsigned tracer_depth = tracer_inflight_push("openmpi", 249);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype, f_root, f_comm, f_request, f_ierr);
+  tracer_real(f_sendbuf, f_sendcounts, f_displs, f_sendtype, f_recvbuf, f_recvcount, f_recvtype,
+              f_root, f_comm, f_request, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
@@ -12670,11 +13209,14 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
 }
 
 /* mpi_send_init_: MPI_Send_init called from Fortran */
-typedef void openmpi_mpi_send_init_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_send_init_fn(void *, void *, void *, void *, void *, void *, void *,
+                                      MPI_Fint *);
 static openmpi_mpi_send_init_fn *openmpi_real_mpi_send_init_;
 
-void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                    void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                    void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_send_init_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_send_init_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12731,8 +13273,10 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
 typedef void openmpi_mpi_send_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_send_fn *openmpi_real_mpi_send_;
 
-void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, MPI_Fint *f_ierr);
-void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+               void *f_comm, MPI_Fint *f_ierr);
+void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+               void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_send_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_send_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12781,11 +13325,16 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
 }
 
 /* mpi_sendrecv_: MPI_Sendrecv called from Fortran */
-typedef void openmpi_mpi_sendrecv_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_sendrecv_fn(void *, void *, void *, void *, void *, void *, void *, void *,
+                                     void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_sendrecv_fn *openmpi_real_mpi_sendrecv_;
 
-void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_dest, void *f_sendtag, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_source, void *f_recvtag, void *f_comm, void *f_status, MPI_Fint *f_ierr);
-void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_dest, void *f_sendtag, void *f_recvbuf, void *f_recvcount, void *f_recvtype, void *f_source, void *f_recvtag, void *f_comm, void *f_status, MPI_Fint *f_ierr) {
+void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_dest,
+                   void *f_sendtag, void *f_recvbuf, void *f_recvcount, void *f_recvtype,
+                   void *f_source, void *f_recvtag, void *f_comm, void *f_status, MPI_Fint *f_ierr);
+void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_dest,
+                   void *f_sendtag, void *f_recvbuf, void *f_recvcount, void *f_recvtype,
+                   void *f_source, void *f_recvtag, void *f_comm, void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_sendrecv_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_sendrecv_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12795,7 +13344,8 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_dest, f_sendtag, f_recvbuf, f_recvcount, f_recvtype, f_source, f_recvtag, f_comm, f_status, f_ierr);
+    tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_dest, f_sendtag, f_recvbuf, f_recvcount,
+                f_recvtype, f_source, f_recvtag, f_comm, f_status, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12827,7 +13377,8 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   unsigned tracer_depth = tracer_inflight_push("openmpi", 252);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_dest, f_sendtag, f_recvbuf, f_recvcount, f_recvtype, f_source, f_recvtag, f_comm, f_status, f_ierr);
+  tracer_real(f_sendbuf, f_sendcount, f_sendtype, f_dest, f_sendtag, f_recvbuf, f_recvcount,
+              f_recvtype, f_source, f_recvtag, f_comm, f_status, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -12845,11 +13396,16 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
 }
 
 /* mpi_sendrecv_replace_: MPI_Sendrecv_replace called from Fortran */
-typedef void openmpi_mpi_sendrecv_replace_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_sendrecv_replace_fn(void *, void *, void *, void *, void *, void *, void *,
+                                             void *, void *, MPI_Fint *);
 static openmpi_mpi_sendrecv_replace_fn *openmpi_real_mpi_sendrecv_replace_;
 
-void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_sendtag, void *f_source, void *f_recvtag, void *f_comm, void *f_status, MPI_Fint *f_ierr);
-void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_sendtag, void *f_source, void *f_recvtag, void *f_comm, void *f_status, MPI_Fint *f_ierr) {
+void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
+                           void *f_sendtag, void *f_source, void *f_recvtag, void *f_comm,
+                           void *f_status, MPI_Fint *f_ierr);
+void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
+                           void *f_sendtag, void *f_source, void *f_recvtag, void *f_comm,
+                           void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_sendrecv_replace_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_sendrecv_replace_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12859,7 +13415,8 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_buf, f_count, f_datatype, f_dest, f_sendtag, f_source, f_recvtag, f_comm, f_status, f_ierr);
+    tracer_real(f_buf, f_count, f_datatype, f_dest, f_sendtag, f_source, f_recvtag, f_comm,
+                f_status, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -12885,7 +13442,8 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
   unsigned tracer_depth = tracer_inflight_push("openmpi", 253);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_buf, f_count, f_datatype, f_dest, f_sendtag, f_source, f_recvtag, f_comm, f_status, f_ierr);
+  tracer_real(f_buf, f_count, f_datatype, f_dest, f_sendtag, f_source, f_recvtag, f_comm, f_status,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -12903,11 +13461,14 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
 }
 
 /* mpi_ssend_init_: MPI_Ssend_init called from Fortran */
-typedef void openmpi_mpi_ssend_init_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_ssend_init_fn(void *, void *, void *, void *, void *, void *, void *,
+                                       MPI_Fint *);
 static openmpi_mpi_ssend_init_fn *openmpi_real_mpi_ssend_init_;
 
-void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr);
-void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, void *f_request, MPI_Fint *f_ierr) {
+void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr);
+void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                     void *f_comm, void *f_request, MPI_Fint *f_ierr) {
   openmpi_mpi_ssend_init_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ssend_init_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -12964,8 +13525,10 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
 typedef void openmpi_mpi_ssend_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_ssend_fn *openmpi_real_mpi_ssend_;
 
-void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, MPI_Fint *f_ierr);
-void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                void *f_comm, MPI_Fint *f_ierr);
+void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void *f_tag,
+                void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_ssend_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_ssend_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -13238,8 +13801,10 @@ void mpi_status_set_elements_x_(void *f_status, void *f_datatype, void *f_count,
 typedef void openmpi_mpi_testall_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_testall_fn *openmpi_real_mpi_testall_;
 
-void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *f_array_of_statuses, MPI_Fint *f_ierr);
-void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *f_array_of_statuses, MPI_Fint *f_ierr) {
+void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *f_array_of_statuses,
+                  MPI_Fint *f_ierr);
+void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *f_array_of_statuses,
+                  MPI_Fint *f_ierr) {
   openmpi_mpi_testall_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_testall_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -13287,8 +13852,10 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
 typedef void openmpi_mpi_testany_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_testany_fn *openmpi_real_mpi_testany_;
 
-void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void *f_flag, void *f_status, MPI_Fint *f_ierr);
-void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void *f_flag, void *f_status, MPI_Fint *f_ierr) {
+void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void *f_flag,
+                  void *f_status, MPI_Fint *f_ierr);
+void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void *f_flag,
+                  void *f_status, MPI_Fint *f_ierr) {
   openmpi_mpi_testany_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_testany_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -13439,8 +14006,10 @@ void mpi_test_cancelled_(void *f_status, void *f_flag, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_testsome_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_testsome_fn *openmpi_real_mpi_testsome_;
 
-void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount, void *f_array_of_indices, void *f_array_of_statuses, MPI_Fint *f_ierr);
-void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount, void *f_array_of_indices, void *f_array_of_statuses, MPI_Fint *f_ierr) {
+void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
+                   void *f_array_of_indices, void *f_array_of_statuses, MPI_Fint *f_ierr);
+void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
+                   void *f_array_of_indices, void *f_array_of_statuses, MPI_Fint *f_ierr) {
   openmpi_mpi_testsome_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_testsome_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -13450,7 +14019,8 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses, f_ierr);
+    tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -13467,7 +14037,8 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   unsigned tracer_depth = tracer_inflight_push("openmpi", 265);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses, f_ierr);
+  tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_outcount = *(const int *)f_outcount;
@@ -13627,11 +14198,16 @@ void mpi_type_contiguous_(void *f_count, void *f_oldtype, void *f_newtype, MPI_F
 }
 
 /* mpi_type_create_darray_: MPI_Type_create_darray called from Fortran */
-typedef void openmpi_mpi_type_create_darray_fn(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_type_create_darray_fn(void *, void *, void *, void *, void *, void *,
+                                               void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_create_darray_fn *openmpi_real_mpi_type_create_darray_;
 
-void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_gsize_array, void *f_distrib_array, void *f_darg_array, void *f_psize_array, void *f_order, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_gsize_array, void *f_distrib_array, void *f_darg_array, void *f_psize_array, void *f_order, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_gsize_array,
+                             void *f_distrib_array, void *f_darg_array, void *f_psize_array,
+                             void *f_order, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
+void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_gsize_array,
+                             void *f_distrib_array, void *f_darg_array, void *f_psize_array,
+                             void *f_order, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_darray_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_darray_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -13641,7 +14217,8 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_size, f_rank, f_ndims, f_gsize_array, f_distrib_array, f_darg_array, f_psize_array, f_order, f_oldtype, f_newtype, f_ierr);
+    tracer_real(f_size, f_rank, f_ndims, f_gsize_array, f_distrib_array, f_darg_array,
+                f_psize_array, f_order, f_oldtype, f_newtype, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -13667,7 +14244,8 @@ void mpi_type_create_darray_(void *f_size, void *f_rank, void *f_ndims, void *f_
   unsigned tracer_depth = tracer_inflight_push("openmpi", 269);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_size, f_rank, f_ndims, f_gsize_array, f_distrib_array, f_darg_array, f_psize_array, f_order, f_oldtype, f_newtype, f_ierr);
+  tracer_real(f_size, f_rank, f_ndims, f_gsize_array, f_distrib_array, f_darg_array, f_psize_array,
+              f_order, f_oldtype, f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
@@ -13831,11 +14409,16 @@ void mpi_type_create_f90_real_(void *f_p, void *f_r, void *f_newtype, MPI_Fint *
 }
 
 /* mpi_type_create_hindexed_block_: MPI_Type_create_hindexed_block called from Fortran */
-typedef void openmpi_mpi_type_create_hindexed_block_fn(void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_type_create_hindexed_block_fn(void *, void *, void *, void *, void *,
+                                                       MPI_Fint *);
 static openmpi_mpi_type_create_hindexed_block_fn *openmpi_real_mpi_type_create_hindexed_block_;
 
-void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength, void *f_array_of_displacements, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength, void *f_array_of_displacements, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
+                                     void *f_array_of_displacements, void *f_oldtype,
+                                     void *f_newtype, MPI_Fint *f_ierr);
+void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength,
+                                     void *f_array_of_displacements, void *f_oldtype,
+                                     void *f_newtype, MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_hindexed_block_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_hindexed_block_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -13883,11 +14466,16 @@ void mpi_type_create_hindexed_block_(void *f_count, void *f_blocklength, void *f
 }
 
 /* mpi_type_create_hindexed_: MPI_Type_create_hindexed called from Fortran */
-typedef void openmpi_mpi_type_create_hindexed_fn(void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_type_create_hindexed_fn(void *, void *, void *, void *, void *,
+                                                 MPI_Fint *);
 static openmpi_mpi_type_create_hindexed_fn *openmpi_real_mpi_type_create_hindexed_;
 
-void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths, void *f_array_of_displacements, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths, void *f_array_of_displacements, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
+                               void *f_array_of_displacements, void *f_oldtype, void *f_newtype,
+                               MPI_Fint *f_ierr);
+void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths,
+                               void *f_array_of_displacements, void *f_oldtype, void *f_newtype,
+                               MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_hindexed_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_hindexed_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -13897,7 +14485,8 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths, voi
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype, f_ierr);
+    tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -13915,7 +14504,8 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths, voi
   unsigned tracer_depth = tracer_inflight_push("openmpi", 274);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype, f_ierr);
+  tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
@@ -13937,8 +14527,10 @@ void mpi_type_create_hindexed_(void *f_count, void *f_array_of_blocklengths, voi
 typedef void openmpi_mpi_type_create_hvector_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_create_hvector_fn *openmpi_real_mpi_type_create_hvector_;
 
-void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride, void *f_oldtype,
+                              void *f_newtype, MPI_Fint *f_ierr);
+void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride, void *f_oldtype,
+                              void *f_newtype, MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_hvector_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_hvector_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -13990,8 +14582,10 @@ void mpi_type_create_hvector_(void *f_count, void *f_blocklength, void *f_stride
 typedef void openmpi_mpi_type_create_keyval_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_create_keyval_fn *openmpi_real_mpi_type_create_keyval_;
 
-void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr_fn, void *f_type_keyval, void *f_extra_state, MPI_Fint *f_ierr);
-void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr_fn, void *f_type_keyval, void *f_extra_state, MPI_Fint *f_ierr) {
+void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr_fn,
+                             void *f_type_keyval, void *f_extra_state, MPI_Fint *f_ierr);
+void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr_fn,
+                             void *f_type_keyval, void *f_extra_state, MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_keyval_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_keyval_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14036,11 +14630,16 @@ void mpi_type_create_keyval_(void *f_type_copy_attr_fn, void *f_type_delete_attr
 }
 
 /* mpi_type_create_indexed_block_: MPI_Type_create_indexed_block called from Fortran */
-typedef void openmpi_mpi_type_create_indexed_block_fn(void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_type_create_indexed_block_fn(void *, void *, void *, void *, void *,
+                                                      MPI_Fint *);
 static openmpi_mpi_type_create_indexed_block_fn *openmpi_real_mpi_type_create_indexed_block_;
 
-void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength, void *f_array_of_displacements, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength, void *f_array_of_displacements, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
+                                    void *f_array_of_displacements, void *f_oldtype,
+                                    void *f_newtype, MPI_Fint *f_ierr);
+void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength,
+                                    void *f_array_of_displacements, void *f_oldtype,
+                                    void *f_newtype, MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_indexed_block_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_indexed_block_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14091,8 +14690,12 @@ void mpi_type_create_indexed_block_(void *f_count, void *f_blocklength, void *f_
 typedef void openmpi_mpi_type_create_struct_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_create_struct_fn *openmpi_real_mpi_type_create_struct_;
 
-void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths, void *f_array_of_displacements, void *f_array_of_types, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths, void *f_array_of_displacements, void *f_array_of_types, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths,
+                             void *f_array_of_displacements, void *f_array_of_types,
+                             void *f_newtype, MPI_Fint *f_ierr);
+void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths,
+                             void *f_array_of_displacements, void *f_array_of_types,
+                             void *f_newtype, MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_struct_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_struct_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14102,7 +14705,8 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths, void
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_count, f_array_of_block_lengths, f_array_of_displacements, f_array_of_types, f_newtype, f_ierr);
+    tracer_real(f_count, f_array_of_block_lengths, f_array_of_displacements, f_array_of_types,
+                f_newtype, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -14119,7 +14723,8 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths, void
   unsigned tracer_depth = tracer_inflight_push("openmpi", 278);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_count, f_array_of_block_lengths, f_array_of_displacements, f_array_of_types, f_newtype, f_ierr);
+  tracer_real(f_count, f_array_of_block_lengths, f_array_of_displacements, f_array_of_types,
+              f_newtype, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
@@ -14138,11 +14743,16 @@ void mpi_type_create_struct_(void *f_count, void *f_array_of_block_lengths, void
 }
 
 /* mpi_type_create_subarray_: MPI_Type_create_subarray called from Fortran */
-typedef void openmpi_mpi_type_create_subarray_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_type_create_subarray_fn(void *, void *, void *, void *, void *, void *,
+                                                 void *, MPI_Fint *);
 static openmpi_mpi_type_create_subarray_fn *openmpi_real_mpi_type_create_subarray_;
 
-void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsize_array, void *f_start_array, void *f_order, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsize_array, void *f_start_array, void *f_order, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsize_array,
+                               void *f_start_array, void *f_order, void *f_oldtype, void *f_newtype,
+                               MPI_Fint *f_ierr);
+void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsize_array,
+                               void *f_start_array, void *f_order, void *f_oldtype, void *f_newtype,
+                               MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_subarray_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_subarray_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14152,7 +14762,8 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_ndims, f_size_array, f_subsize_array, f_start_array, f_order, f_oldtype, f_newtype, f_ierr);
+    tracer_real(f_ndims, f_size_array, f_subsize_array, f_start_array, f_order, f_oldtype,
+                f_newtype, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -14173,7 +14784,8 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
   unsigned tracer_depth = tracer_inflight_push("openmpi", 279);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_ndims, f_size_array, f_subsize_array, f_start_array, f_order, f_oldtype, f_newtype, f_ierr);
+  tracer_real(f_ndims, f_size_array, f_subsize_array, f_start_array, f_order, f_oldtype, f_newtype,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
@@ -14195,8 +14807,10 @@ void mpi_type_create_subarray_(void *f_ndims, void *f_size_array, void *f_subsiz
 typedef void openmpi_mpi_type_create_resized_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_create_resized_fn *openmpi_real_mpi_type_create_resized_;
 
-void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void *f_newtype,
+                              MPI_Fint *f_ierr);
+void mpi_type_create_resized_(void *f_oldtype, void *f_lb, void *f_extent, void *f_newtype,
+                              MPI_Fint *f_ierr) {
   openmpi_mpi_type_create_resized_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_create_resized_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14427,8 +15041,10 @@ void mpi_type_free_keyval_(void *f_type_keyval, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_type_get_attr_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_get_attr_fn *openmpi_real_mpi_type_get_attr_;
 
-void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val, void *f_flag, MPI_Fint *f_ierr);
-void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val, void *f_flag, MPI_Fint *f_ierr) {
+void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val, void *f_flag,
+                        MPI_Fint *f_ierr);
+void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val, void *f_flag,
+                        MPI_Fint *f_ierr) {
   openmpi_mpi_type_get_attr_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_get_attr_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14475,11 +15091,18 @@ void mpi_type_get_attr_(void *f_type, void *f_type_keyval, void *f_attribute_val
 }
 
 /* mpi_type_get_contents_: MPI_Type_get_contents called from Fortran */
-typedef void openmpi_mpi_type_get_contents_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_type_get_contents_fn(void *, void *, void *, void *, void *, void *,
+                                              void *, MPI_Fint *);
 static openmpi_mpi_type_get_contents_fn *openmpi_real_mpi_type_get_contents_;
 
-void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_addresses, void *f_max_datatypes, void *f_array_of_integers, void *f_array_of_addresses, void *f_array_of_datatypes, MPI_Fint *f_ierr);
-void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_addresses, void *f_max_datatypes, void *f_array_of_integers, void *f_array_of_addresses, void *f_array_of_datatypes, MPI_Fint *f_ierr) {
+void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_addresses,
+                            void *f_max_datatypes, void *f_array_of_integers,
+                            void *f_array_of_addresses, void *f_array_of_datatypes,
+                            MPI_Fint *f_ierr);
+void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_addresses,
+                            void *f_max_datatypes, void *f_array_of_integers,
+                            void *f_array_of_addresses, void *f_array_of_datatypes,
+                            MPI_Fint *f_ierr) {
   openmpi_mpi_type_get_contents_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_get_contents_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14489,7 +15112,8 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_mtype, f_max_integers, f_max_addresses, f_max_datatypes, f_array_of_integers, f_array_of_addresses, f_array_of_datatypes, f_ierr);
+    tracer_real(f_mtype, f_max_integers, f_max_addresses, f_max_datatypes, f_array_of_integers,
+                f_array_of_addresses, f_array_of_datatypes, f_ierr);
     return;
   }
   openmpi_depth++;
@@ -14509,7 +15133,8 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
   unsigned tracer_depth = tracer_inflight_push("openmpi", 286);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_mtype, f_max_integers, f_max_addresses, f_max_datatypes, f_array_of_integers, f_array_of_addresses, f_array_of_datatypes, f_ierr);
+  tracer_real(f_mtype, f_max_integers, f_max_addresses, f_max_datatypes, f_array_of_integers,
+              f_array_of_addresses, f_array_of_datatypes, f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_args.tracer_result = *f_ierr;
@@ -14529,8 +15154,10 @@ void mpi_type_get_contents_(void *f_mtype, void *f_max_integers, void *f_max_add
 typedef void openmpi_mpi_type_get_envelope_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_get_envelope_fn *openmpi_real_mpi_type_get_envelope_;
 
-void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addresses, void *f_num_datatypes, void *f_combiner, MPI_Fint *f_ierr);
-void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addresses, void *f_num_datatypes, void *f_combiner, MPI_Fint *f_ierr) {
+void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addresses,
+                            void *f_num_datatypes, void *f_combiner, MPI_Fint *f_ierr);
+void mpi_type_get_envelope_(void *f_type, void *f_num_integers, void *f_num_addresses,
+                            void *f_num_datatypes, void *f_combiner, MPI_Fint *f_ierr) {
   openmpi_mpi_type_get_envelope_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_get_envelope_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14747,8 +15374,10 @@ void mpi_type_get_name_(void *f_type, void *f_type_name, void *f_resultlen, MPI_
 typedef void openmpi_mpi_type_get_true_extent_fn(void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_get_true_extent_fn *openmpi_real_mpi_type_get_true_extent_;
 
-void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_extent, MPI_Fint *f_ierr);
-void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_extent, MPI_Fint *f_ierr) {
+void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_extent,
+                               MPI_Fint *f_ierr);
+void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_extent,
+                               MPI_Fint *f_ierr) {
   openmpi_mpi_type_get_true_extent_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_get_true_extent_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14799,8 +15428,10 @@ void mpi_type_get_true_extent_(void *f_datatype, void *f_true_lb, void *f_true_e
 typedef void openmpi_mpi_type_get_true_extent_x_fn(void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_get_true_extent_x_fn *openmpi_real_mpi_type_get_true_extent_x_;
 
-void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true_extent, MPI_Fint *f_ierr);
-void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true_extent, MPI_Fint *f_ierr) {
+void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true_extent,
+                                 MPI_Fint *f_ierr);
+void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true_extent,
+                                 MPI_Fint *f_ierr) {
   openmpi_mpi_type_get_true_extent_x_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_get_true_extent_x_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14851,8 +15482,10 @@ void mpi_type_get_true_extent_x_(void *f_datatype, void *f_true_lb, void *f_true
 typedef void openmpi_mpi_type_indexed_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_indexed_fn *openmpi_real_mpi_type_indexed_;
 
-void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_array_of_displacements, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_array_of_displacements, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_array_of_displacements,
+                       void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
+void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_array_of_displacements,
+                       void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
   openmpi_mpi_type_indexed_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_indexed_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -14862,7 +15495,8 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype, f_ierr);
+    tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -14880,7 +15514,8 @@ void mpi_type_indexed_(void *f_count, void *f_array_of_blocklengths, void *f_arr
   unsigned tracer_depth = tracer_inflight_push("openmpi", 293);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype, f_ierr);
+  tracer_real(f_count, f_array_of_blocklengths, f_array_of_displacements, f_oldtype, f_newtype,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_newtype = MPI_Type_f2c(*(const MPI_Fint *)f_newtype);
@@ -15134,8 +15769,10 @@ void mpi_type_size_x_(void *f_type, void *f_size, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_type_vector_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_type_vector_fn *openmpi_real_mpi_type_vector_;
 
-void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr);
-void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *f_oldtype, void *f_newtype, MPI_Fint *f_ierr) {
+void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *f_oldtype,
+                      void *f_newtype, MPI_Fint *f_ierr);
+void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *f_oldtype,
+                      void *f_newtype, MPI_Fint *f_ierr) {
   openmpi_mpi_type_vector_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_type_vector_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15184,11 +15821,14 @@ void mpi_type_vector_(void *f_count, void *f_blocklength, void *f_stride, void *
 }
 
 /* mpi_unpack_: MPI_Unpack called from Fortran */
-typedef void openmpi_mpi_unpack_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_unpack_fn(void *, void *, void *, void *, void *, void *, void *,
+                                   MPI_Fint *);
 static openmpi_mpi_unpack_fn *openmpi_real_mpi_unpack_;
 
-void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf, void *f_outcount, void *f_datatype, void *f_comm, MPI_Fint *f_ierr);
-void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf, void *f_outcount, void *f_datatype, void *f_comm, MPI_Fint *f_ierr) {
+void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf, void *f_outcount,
+                 void *f_datatype, void *f_comm, MPI_Fint *f_ierr);
+void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf, void *f_outcount,
+                 void *f_datatype, void *f_comm, MPI_Fint *f_ierr) {
   openmpi_mpi_unpack_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_unpack_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15244,8 +15884,10 @@ void mpi_unpack_(void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf
 typedef void openmpi_mpi_unpublish_name_fn(void *, void *, void *, MPI_Fint *, size_t, size_t);
 static openmpi_mpi_unpublish_name_fn *openmpi_real_mpi_unpublish_name_;
 
-void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr, size_t f_service_name_len, size_t f_port_name_len);
-void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr, size_t f_service_name_len, size_t f_port_name_len) {
+void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr,
+                         size_t f_service_name_len, size_t f_port_name_len);
+void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, MPI_Fint *f_ierr,
+                         size_t f_service_name_len, size_t f_port_name_len) {
   openmpi_mpi_unpublish_name_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_unpublish_name_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15285,11 +15927,14 @@ void mpi_unpublish_name_(void *f_service_name, void *f_info, void *f_port_name, 
 }
 
 /* mpi_unpack_external_: MPI_Unpack_external called from Fortran */
-typedef void openmpi_mpi_unpack_external_fn(void *, void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_unpack_external_fn(void *, void *, void *, void *, void *, void *, void *,
+                                            MPI_Fint *);
 static openmpi_mpi_unpack_external_fn *openmpi_real_mpi_unpack_external_;
 
-void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf, void *f_outcount, void *f_datatype, MPI_Fint *f_ierr);
-void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *f_position, void *f_outbuf, void *f_outcount, void *f_datatype, MPI_Fint *f_ierr) {
+void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *f_position,
+                          void *f_outbuf, void *f_outcount, void *f_datatype, MPI_Fint *f_ierr);
+void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *f_position,
+                          void *f_outbuf, void *f_outcount, void *f_datatype, MPI_Fint *f_ierr) {
   openmpi_mpi_unpack_external_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_unpack_external_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15344,8 +15989,10 @@ void mpi_unpack_external_(void *f_datarep, void *f_inbuf, void *f_insize, void *
 typedef void openmpi_mpi_waitall_fn(void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_waitall_fn *openmpi_real_mpi_waitall_;
 
-void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_statuses, MPI_Fint *f_ierr);
-void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_statuses, MPI_Fint *f_ierr) {
+void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_statuses,
+                  MPI_Fint *f_ierr);
+void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_statuses,
+                  MPI_Fint *f_ierr) {
   openmpi_mpi_waitall_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_waitall_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15388,8 +16035,10 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
 typedef void openmpi_mpi_waitany_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_waitany_fn *openmpi_real_mpi_waitany_;
 
-void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void *f_status, MPI_Fint *f_ierr);
-void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void *f_status, MPI_Fint *f_ierr) {
+void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void *f_status,
+                  MPI_Fint *f_ierr);
+void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void *f_status,
+                  MPI_Fint *f_ierr) {
   openmpi_mpi_waitany_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_waitany_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15484,8 +16133,10 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_waitsome_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_waitsome_fn *openmpi_real_mpi_waitsome_;
 
-void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount, void *f_array_of_indices, void *f_array_of_statuses, MPI_Fint *f_ierr);
-void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount, void *f_array_of_indices, void *f_array_of_statuses, MPI_Fint *f_ierr) {
+void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
+                   void *f_array_of_indices, void *f_array_of_statuses, MPI_Fint *f_ierr);
+void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
+                   void *f_array_of_indices, void *f_array_of_statuses, MPI_Fint *f_ierr) {
   openmpi_mpi_waitsome_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_waitsome_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15495,7 +16146,8 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
       !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
-    tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses, f_ierr);
+    tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses,
+                f_ierr);
     return;
   }
   openmpi_depth++;
@@ -15512,7 +16164,8 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   unsigned tracer_depth = tracer_inflight_push("openmpi", 306);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
-  tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses, f_ierr);
+  tracer_real(f_incount, f_array_of_requests, f_outcount, f_array_of_indices, f_array_of_statuses,
+              f_ierr);
   tracer_record[1] = tracer_now();
   tracer_inflight_pop();
   tracer_f_outcount = *(const int *)f_outcount;
@@ -15531,11 +16184,14 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
 }
 
 /* mpi_win_allocate_: MPI_Win_allocate called from Fortran */
-typedef void openmpi_mpi_win_allocate_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_win_allocate_fn(void *, void *, void *, void *, void *, void *,
+                                         MPI_Fint *);
 static openmpi_mpi_win_allocate_fn *openmpi_real_mpi_win_allocate_;
 
-void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_comm, void *f_baseptr, void *f_win, MPI_Fint *f_ierr);
-void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_comm, void *f_baseptr, void *f_win, MPI_Fint *f_ierr) {
+void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_comm, void *f_baseptr,
+                       void *f_win, MPI_Fint *f_ierr);
+void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_comm, void *f_baseptr,
+                       void *f_win, MPI_Fint *f_ierr) {
   openmpi_mpi_win_allocate_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_win_allocate_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15586,11 +16242,14 @@ void mpi_win_allocate_(void *f_size, void *f_disp_unit, void *f_info, void *f_co
 }
 
 /* mpi_win_allocate_shared_: MPI_Win_allocate_shared called from Fortran */
-typedef void openmpi_mpi_win_allocate_shared_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
+typedef void openmpi_mpi_win_allocate_shared_fn(void *, void *, void *, void *, void *, void *,
+                                                MPI_Fint *);
 static openmpi_mpi_win_allocate_shared_fn *openmpi_real_mpi_win_allocate_shared_;
 
-void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, void *f_comm, void *f_baseptr, void *f_win, MPI_Fint *f_ierr);
-void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, void *f_comm, void *f_baseptr, void *f_win, MPI_Fint *f_ierr) {
+void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, void *f_comm,
+                              void *f_baseptr, void *f_win, MPI_Fint *f_ierr);
+void mpi_win_allocate_shared_(void *f_size, void *f_disp_unit, void *f_info, void *f_comm,
+                              void *f_baseptr, void *f_win, MPI_Fint *f_ierr) {
   openmpi_mpi_win_allocate_shared_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_win_allocate_shared_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15776,8 +16435,10 @@ void mpi_win_complete_(void *f_win, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_win_create_fn(void *, void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_win_create_fn *openmpi_real_mpi_win_create_;
 
-void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info, void *f_comm, void *f_win, MPI_Fint *f_ierr);
-void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info, void *f_comm, void *f_win, MPI_Fint *f_ierr) {
+void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info, void *f_comm,
+                     void *f_win, MPI_Fint *f_ierr);
+void mpi_win_create_(void *f_base, void *f_size, void *f_disp_unit, void *f_info, void *f_comm,
+                     void *f_win, MPI_Fint *f_ierr) {
   openmpi_mpi_win_create_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_win_create_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -15926,8 +16587,10 @@ void mpi_win_create_errhandler_(void *f_function, void *f_errhandler, MPI_Fint *
 typedef void openmpi_mpi_win_create_keyval_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_win_create_keyval_fn *openmpi_real_mpi_win_create_keyval_;
 
-void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn, void *f_win_keyval, void *f_extra_state, MPI_Fint *f_ierr);
-void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn, void *f_win_keyval, void *f_extra_state, MPI_Fint *f_ierr) {
+void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn,
+                            void *f_win_keyval, void *f_extra_state, MPI_Fint *f_ierr);
+void mpi_win_create_keyval_(void *f_win_copy_attr_fn, void *f_win_delete_attr_fn,
+                            void *f_win_keyval, void *f_extra_state, MPI_Fint *f_ierr) {
   openmpi_mpi_win_create_keyval_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_win_create_keyval_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -16369,8 +17032,10 @@ void mpi_win_free_keyval_(void *f_win_keyval, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_win_get_attr_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_win_get_attr_fn *openmpi_real_mpi_win_get_attr_;
 
-void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, void *f_flag, MPI_Fint *f_ierr);
-void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, void *f_flag, MPI_Fint *f_ierr) {
+void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, void *f_flag,
+                       MPI_Fint *f_ierr);
+void mpi_win_get_attr_(void *f_win, void *f_win_keyval, void *f_attribute_val, void *f_flag,
+                       MPI_Fint *f_ierr) {
   openmpi_mpi_win_get_attr_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_win_get_attr_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -16928,8 +17593,10 @@ void mpi_win_set_name_(void *f_win, void *f_win_name, MPI_Fint *f_ierr, size_t f
 typedef void openmpi_mpi_win_shared_query_fn(void *, void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_win_shared_query_fn *openmpi_real_mpi_win_shared_query_;
 
-void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp_unit, void *f_baseptr, MPI_Fint *f_ierr);
-void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp_unit, void *f_baseptr, MPI_Fint *f_ierr) {
+void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp_unit,
+                           void *f_baseptr, MPI_Fint *f_ierr);
+void mpi_win_shared_query_(void *f_win, void *f_rank, void *f_size, void *f_disp_unit,
+                           void *f_baseptr, MPI_Fint *f_ierr) {
   openmpi_mpi_win_shared_query_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_win_shared_query_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -17291,8 +17958,10 @@ void mpi_attr_delete_(void *f_comm, void *f_keyval, MPI_Fint *f_ierr) {
 typedef void openmpi_mpi_attr_get_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_attr_get_fn *openmpi_real_mpi_attr_get_;
 
-void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_flag, MPI_Fint *f_ierr);
-void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_flag, MPI_Fint *f_ierr) {
+void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_flag,
+                   MPI_Fint *f_ierr);
+void mpi_attr_get_(void *f_comm, void *f_keyval, void *f_attribute_val, void *f_flag,
+                   MPI_Fint *f_ierr) {
   openmpi_mpi_attr_get_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_attr_get_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
@@ -17388,8 +18057,10 @@ void mpi_attr_put_(void *f_comm, void *f_keyval, void *f_attribute_val, MPI_Fint
 typedef void openmpi_mpi_keyval_create_fn(void *, void *, void *, void *, MPI_Fint *);
 static openmpi_mpi_keyval_create_fn *openmpi_real_mpi_keyval_create_;
 
-void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void *f_extra_state, MPI_Fint *f_ierr);
-void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void *f_extra_state, MPI_Fint *f_ierr) {
+void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void *f_extra_state,
+                        MPI_Fint *f_ierr);
+void mpi_keyval_create_(void *f_copy_fn, void *f_delete_fn, void *f_keyval, void *f_extra_state,
+                        MPI_Fint *f_ierr) {
   openmpi_mpi_keyval_create_fn *tracer_real =
       __atomic_load_n(&openmpi_real_mpi_keyval_create_, __ATOMIC_ACQUIRE);
   if (!tracer_real)
