@@ -333,8 +333,10 @@ static int print_gaps(const struct ctf_trace *trace, const struct event_map *map
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
-  if (o->replay && run.present && run.exit_code < 0 && lttng_session_daemon_alive() == 1) {
-    /* The tracer of this run was killed: its session may still hold the last events. */
+  bool killed = (run.present && run.exit_code < 0) || job_folder_has_unfinished(trace_dir);
+  if (o->replay && killed && lttng_session_daemon_alive() == 1) {
+    /* The tracer of this run (or of a rank) was killed: its session may still hold the
+     * last events. */
     session_reap_stale();
   }
   struct ctf_trace *trace;

@@ -66,6 +66,21 @@ static bool finished(const char *job_dir, long rank) {
   return run.present && run.exit_code >= 0;
 }
 
+bool job_folder_has_unfinished(const char *dir) {
+  long *ranks;
+  size_t n = job_folder_ranks(dir, &ranks);
+  bool unfinished = false;
+  for (size_t i = 0; i < n && !unfinished; i++) {
+    char folder[4096];
+    job_rank_folder(dir, ranks[i], folder, sizeof folder);
+    struct run_record run;
+    run_record_read(folder, &run);
+    unfinished = run.present && run.exit_code < 0;
+  }
+  free(ranks);
+  return unfinished;
+}
+
 size_t job_wait_ranks(const char *job_dir, const long *ranks, size_t n, unsigned timeout_s,
                       char *missing, size_t size) {
   struct timespec start, now;

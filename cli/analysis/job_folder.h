@@ -19,6 +19,9 @@ bool job_folder_is_job(const char *dir);
 /* The ranks whose folders dir holds, sorted, into *ranks (owned by the caller). */
 size_t job_folder_ranks(const char *dir, long **ranks);
 
+/* True when the tracer of a rank in dir did not see its app end (it was killed). */
+bool job_folder_has_unfinished(const char *dir);
+
 /* Waits until the tracer of each of the n ranks has finished its trace, at most timeout_s
  * seconds. Returns how many have not, and names them in missing ("3, 5"). */
 size_t job_wait_ranks(const char *job_dir, const long *ranks, size_t n, unsigned timeout_s,

@@ -18,6 +18,9 @@ struct rank_figures {
   long rank;
   bool read;
   uint64_t wall_ns;
+  bool clean;          /* the app exited with status 0 */
+  bool end_seen;       /* its tracer saw the app end */
+  char status[128];    /* how it ended, as its run record says */
   uint64_t **function_ns;     /* [backend][function] */
   uint64_t *host_ns, *device_ns; /* [backend]: all host calls; kernels and transfers */
 };
@@ -28,6 +31,9 @@ static int read_rank(const char *job_dir, unsigned threads, struct rank_figures 
   struct run_record run;
   run_record_read(folder, &run);
   r->wall_ns = run.wall_ns;
+  r->clean = run.present && run.clean;
+  r->end_seen = run.present && run.exit_code >= 0;
+  snprintf(r->status, sizeof r->status, "%s", run.present ? run.status : "no run record");
   struct ctf_trace *trace;
   struct ctf_error err;
   if (ctf_trace_open(folder, &trace, &err) != CTF_OK)
@@ -113,7 +119,18 @@ struct rank_spread *rank_spread_load(const char *job_dir, unsigned threads) {
 void rank_spread_print_summary(const struct rank_spread *rs, FILE *out) {
   const struct rank_figures *figures = rs->figures;
   size_t n = rs->n, read = rs->read, backends = rs->backends;
-  fprintf(out, "Ranks: %zu traced; where each rank's wall time went (mean over ranks):\n", read);
+  /* The ranks that died, or whose end their tracer did not see, first. */
+  for (size_t i = 0; i < n; i++)
+    if (!figures[i].clean)
+      fprintf(out, "Rank %ld: the app%s %s%s: the tables count what it recorded until then.\n",
+              figures[i].rank, figures[i].end_seen ? "" : "'s",
+              strncmp(figures[i].status, "killed", 6) == 0 ? "was " : "", figures[i].status);
+  size_t timed = 0;
+  for (size_t i = 0; i < n; i++)
+    timed += figures[i].read && figures[i].wall_ns > 0;
+  fprintf(out, "Ranks: %zu traced; where each rank's wall time went (mean over the %zu whose "
+               "wall time is known):\n",
+          read, timed);
   double best = 0;
   const char *best_label = NULL, *best_what = NULL;
   for (size_t b = 0; b < backends; b++) {
@@ -141,6 +158,8 @@ void rank_spread_print_summary(const struct rank_spread *rs, FILE *out) {
     fprintf(out, "Verdict: %s %s take the largest share, %.1f%% of the ranks' wall time%s\n\n",
             best_label, best_what, best,
             best < 50 ? " (under half: most time is in none of the traced APIs)" : "");
+  else if (!timed)
+    fputs("Verdict: none, no rank's wall time is known (their end was not seen)\n\n", out);
   else
     fputs("Verdict: no traced call took measurable time\n\n", out);
 }

@@ -2,6 +2,7 @@
  * MPI tests (tests/mpi/mpi_test.sh). Each rank writes its count to $APP_MANIFEST.RANK as
  *   {"rank": R, "calls": {"MPI_Send": 1, ...}, "bytes": {"MPI_Send": 800, ...}}
  * where bytes are count x the C size of the elements, as the program knows them.
+ * With APP_ABORT_RANK=R, rank R calls MPI_Abort after its count (MPI_Abort not in it).
  * Point-to-point (blocking between pairs, non-blocking in a ring), collectives on the
  * world and on a split communicator, and one-sided puts; any rank count from 1. */
 #include <mpi.h>
@@ -124,6 +125,9 @@ int main(int argc, char **argv) {
   CALL(MPI_Win_free, 0, &win);
 
   write_manifest(rank);
+  const char *abort_rank = getenv("APP_ABORT_RANK");
+  if (abort_rank && atoi(abort_rank) == rank)
+    MPI_Abort(MPI_COMM_WORLD, 3);
   CALL(MPI_Finalize, 0);
   /* Finalize is counted before the call: rewrite the count with it. */
   write_manifest(rank);

@@ -115,6 +115,22 @@ check_job traced 1 2
   fail "replay: $(cat "$tmp/replay.err")"
 for r in 0 1 2 3; do cp "$tmp/ranks4.manifest.$r" "$tmp/replay.manifest.$r"; done
 check_job replay 0 1 2 3
+# A rank that aborts the job (C program only, MPI_TEST_ABORT=1): the launcher stops every
+# rank; the job folder still gives a report that names the ranks whose end was not seen
+# or that failed, and counts what they recorded (MPI_Init on both).
+if [ "${MPI_TEST_ABORT:-0}" = 1 ]; then
+  rc=0
+  APP_ABORT_RANK=1 APP_MANIFEST="$tmp/abort.manifest" "$@" -n 2 "$tracer" -q \
+    --trace-output "$tmp/abort.trace" "$app" >"$tmp/abort.out" 2>"$tmp/abort.err" || rc=$?
+  [ "$rc" -ne 0 ] || fail "abort: the job exited with status 0"
+  "$tracer" -r "$tmp/abort.trace" >"$tmp/abort.txt" 2>"$tmp/abort.replay.err" ||
+    fail "abort: no report from the job folder: $(cat "$tmp/abort.replay.err")"
+  grep -q "^Rank 1: the app" "$tmp/abort.txt" ||
+    fail "abort: the report does not name rank 1: $(head -5 "$tmp/abort.txt")"
+  grep -Eq "^MPI_Init +\|.*\| +2 \|" "$tmp/abort.txt" ||
+    fail "abort: MPI_Init of both ranks not counted: $(cat "$tmp/abort.txt")"
+fi
+
 echo "PASS: $e2e_name: $backend: 1, 2 and 4 ranks${nobody:+ (and 2 as nobody)}, --traced-ranks 1-2, replay:" \
   "$(jq -c '.calls | add' "$tmp/ranks4.expected.json") calls," \
   "$(jq -c '.bytes | add' "$tmp/ranks4.expected.json") bytes at 4 ranks"
