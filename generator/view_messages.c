@@ -44,13 +44,27 @@ int view_message_slots(const struct spec *s, const char *backend, const struct m
     return rc;
   if (msg->count && msg->datatype && s->trace.element_size) {
     const char *c = msg->count;
-    extra->bytes = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
-                             "%s_element_size(tracer_args.%s) : 0",
-                             c, c, backend, msg->datatype);
+    char *bytes = xasprintf("tracer_args.%s > 0 ? (uint64_t)tracer_args.%s * "
+                            "%s_element_size(tracer_args.%s) : 0",
+                            c, c, backend, msg->datatype);
+    /* A call that starts a request hands its bytes to the hooks, for its completion. */
+    if (msg->request && strcmp(msg->kind, "complete") != 0) {
+      extra->bytes = xasprintf("%s_request_started(tracer_args.tracer_status, tracer_args.%s, "
+                               "%s)",
+                               backend, msg->request, bytes);
+      free(bytes);
+    } else {
+      extra->bytes = bytes;
+    }
   }
-  /* A completion call's request is in-out: the value it completes is the one passed. */
-  if (msg->request && strcmp(msg->kind, "complete") == 0)
+  /* A completion call's request is in-out: the value it completes is the one passed. The
+   * bytes it completes are those of the requests it completed, which the hooks keep from
+   * the calls that started them. */
+  if (strcmp(msg->kind, "complete") == 0) {
     extra->value_in = msg->request;
+    if (s->trace.element_size)
+      extra->bytes = xasprintf("%s_completed_bytes()", backend);
+  }
   return 0;
 }
 

@@ -5,7 +5,9 @@
  *
  * bytes = count x the size of one element of the datatype, which only the library knows
  * at run time: the hooks file defines <backend>_element_size(<trace.element_size type>),
- * declared in <backend>_args.h.
+ * declared in <backend>_args.h. A completion call's bytes are those of the requests it
+ * completed: the hooks keep each request's bytes when it starts and give the sum with
+ * <backend>_completed_bytes() when a completion call returns.
  */
 #ifndef APIGEN_VIEW_MESSAGES_H
 #define APIGEN_VIEW_MESSAGES_H

@@ -3474,6 +3474,8 @@ struct mpich_MPI_Test_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
+void mpich_hook_MPI_Test_before(struct mpich_MPI_Test_args *args);
+void mpich_hook_MPI_Test_after(struct mpich_MPI_Test_args *args);
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
 typedef __typeof__(MPI_Test_cancelled) mpich_MPI_Test_cancelled_fn;
@@ -3532,6 +3534,7 @@ struct mpich_MPI_Wait_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
+void mpich_hook_MPI_Wait_before(struct mpich_MPI_Wait_args *args);
 
 /* int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) */
 typedef __typeof__(MPI_Waitall) mpich_MPI_Waitall_fn;
@@ -3543,6 +3546,7 @@ struct mpich_MPI_Waitall_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
+void mpich_hook_MPI_Waitall_before(struct mpich_MPI_Waitall_args *args);
 
 /* int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status) */
 typedef __typeof__(MPI_Waitany) mpich_MPI_Waitany_fn;
@@ -8010,6 +8014,12 @@ struct mpich_MPI_Register_datarep_c_args {
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
  * defined by the hooks. */
 uint64_t mpich_element_size(MPI_Datatype datatype);
+/* A call that started a request (its out-param) moving bytes, with its status: the hooks
+ * keep the bytes for the call that completes the request, and return them. */
+uint64_t mpich_request_started(int64_t status, void *request, uint64_t bytes);
+/* The bytes of the requests the calling thread's last completion call completed
+ * (trace.messages, kind complete): defined by the hooks. */
+uint64_t mpich_completed_bytes(void);
 
 /* Device work (trace.commands in the spec) goes through the backend's hooks. */
 void mpich_command_begin(struct tracer_command *command);

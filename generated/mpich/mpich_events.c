@@ -3866,6 +3866,7 @@ static const struct tracer_slot mpich_MPI_Test_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 8, 4, TRACER_SLOT_SIGNED, 1, 4},
     {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Test_formats[] = {
@@ -3894,6 +3895,7 @@ static const struct tracer_slot mpich_MPI_Testall_slots[] = {
     {"array_of_statuses", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"flag_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
+    {"bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Testall_formats[] = {
@@ -3911,6 +3913,7 @@ static const struct tracer_slot mpich_MPI_Testany_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"indx_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
     {"flag_val", 10, 4, TRACER_SLOT_SIGNED, 1, 7},
+    {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Testany_formats[] = {
@@ -3927,6 +3930,7 @@ static const struct tracer_slot mpich_MPI_Testsome_slots[] = {
     {"array_of_statuses", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"outcount_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
+    {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Testsome_formats[] = {
@@ -3941,6 +3945,7 @@ static const struct tracer_slot mpich_MPI_Wait_slots[] = {
     {"request_in", 6, 4, TRACER_SLOT_SIGNED, 0, 4},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 7, 4, TRACER_SLOT_SIGNED, 1, 4},
+    {"bytes", 8, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Wait_formats[] = {
@@ -3954,6 +3959,7 @@ static const struct tracer_slot mpich_MPI_Waitall_slots[] = {
     {"array_of_requests", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"array_of_statuses", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"bytes", 7, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Waitall_formats[] = {
@@ -3969,6 +3975,7 @@ static const struct tracer_slot mpich_MPI_Waitany_slots[] = {
     {"status", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"indx_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
+    {"bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Waitany_formats[] = {
@@ -3985,6 +3992,7 @@ static const struct tracer_slot mpich_MPI_Waitsome_slots[] = {
     {"array_of_statuses", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"outcount_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
+    {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Waitsome_formats[] = {
@@ -10131,51 +10139,51 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Status_set_cancelled_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Test", TRACER_STATUS_RESULT, mpich_MPI_Test_slots, 7, 10,
+    {"MPI_Test", TRACER_STATUS_RESULT, mpich_MPI_Test_slots, 8, 11,
      0,
      mpich_MPI_Test_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, 7}},
+     {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, 7}},
     {"MPI_Test_cancelled", TRACER_STATUS_RESULT, mpich_MPI_Test_cancelled_slots, 4, 7,
      1,
      mpich_MPI_Test_cancelled_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Testall", TRACER_STATUS_RESULT, mpich_MPI_Testall_slots, 6, 9,
+    {"MPI_Testall", TRACER_STATUS_RESULT, mpich_MPI_Testall_slots, 7, 10,
      0,
      mpich_MPI_Testall_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Testany", TRACER_STATUS_RESULT, mpich_MPI_Testany_slots, 8, 11,
+     {TRACER_MESSAGE_COMPLETE, 9, -1, -1, -1, -1}},
+    {"MPI_Testany", TRACER_STATUS_RESULT, mpich_MPI_Testany_slots, 9, 12,
      0,
      mpich_MPI_Testany_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Testsome", TRACER_STATUS_RESULT, mpich_MPI_Testsome_slots, 7, 10,
+     {TRACER_MESSAGE_COMPLETE, 11, -1, -1, -1, -1}},
+    {"MPI_Testsome", TRACER_STATUS_RESULT, mpich_MPI_Testsome_slots, 8, 11,
      0,
      mpich_MPI_Testsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Wait", TRACER_STATUS_RESULT, mpich_MPI_Wait_slots, 5, 8,
+     {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
+    {"MPI_Wait", TRACER_STATUS_RESULT, mpich_MPI_Wait_slots, 6, 9,
      0,
      mpich_MPI_Wait_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, 6}},
-    {"MPI_Waitall", TRACER_STATUS_RESULT, mpich_MPI_Waitall_slots, 4, 7,
+     {TRACER_MESSAGE_COMPLETE, 8, -1, -1, -1, 6}},
+    {"MPI_Waitall", TRACER_STATUS_RESULT, mpich_MPI_Waitall_slots, 5, 8,
      0,
      mpich_MPI_Waitall_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Waitany", TRACER_STATUS_RESULT, mpich_MPI_Waitany_slots, 6, 9,
+     {TRACER_MESSAGE_COMPLETE, 7, -1, -1, -1, -1}},
+    {"MPI_Waitany", TRACER_STATUS_RESULT, mpich_MPI_Waitany_slots, 7, 10,
      0,
      mpich_MPI_Waitany_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Waitsome", TRACER_STATUS_RESULT, mpich_MPI_Waitsome_slots, 7, 10,
+     {TRACER_MESSAGE_COMPLETE, 9, -1, -1, -1, -1}},
+    {"MPI_Waitsome", TRACER_STATUS_RESULT, mpich_MPI_Waitsome_slots, 8, 11,
      0,
      mpich_MPI_Waitsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
+     {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
     {"MPI_Accumulate", TRACER_STATUS_RESULT, mpich_MPI_Accumulate_slots, 11, 14,
      0,
      mpich_MPI_Accumulate_formats, 1,

@@ -4743,7 +4743,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(49, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iallgather_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather))
@@ -4827,7 +4827,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(50, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iallgatherv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv))
@@ -4902,7 +4902,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(51, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iallreduce_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce))
@@ -4981,7 +4981,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(52, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ialltoall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall))
@@ -5286,7 +5286,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ibcast_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast))
@@ -5361,7 +5361,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(57, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iexscan_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan))
@@ -5443,7 +5443,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Igather_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather))
@@ -5529,7 +5529,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[15] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Igatherv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv))
@@ -6019,7 +6019,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[13] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ireduce_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce))
@@ -6168,7 +6168,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(67, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ireduce_scatter_block_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block))
@@ -6243,7 +6243,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(68, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iscan_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan))
@@ -6326,7 +6326,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iscatter_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter))
@@ -6412,7 +6412,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * mpich_element_size(tracer_args.recvtype) : 0;
+  tracer_record[15] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * mpich_element_size(tracer_args.recvtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iscatterv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv))
@@ -17684,7 +17684,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Bsend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init))
@@ -17880,7 +17880,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ibsend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend))
@@ -18166,7 +18166,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Irecv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv))
@@ -18241,7 +18241,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Irsend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend))
@@ -18316,7 +18316,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Isend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend))
@@ -18560,7 +18560,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Issend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend))
@@ -18910,7 +18910,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Recv_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init))
@@ -19055,7 +19055,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Rsend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init))
@@ -19200,7 +19200,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Send_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init))
@@ -19514,7 +19514,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ssend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init))
@@ -20028,35 +20028,18 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
       mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_full)) {
-    /* Minimal mode alone: no arguments to keep. */
-    mpich_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
-    unsigned tracer_depth = tracer_inflight_push("mpich", 274);
-    int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
-    tracer_result = tracer_real(request, flag, status);
-    tracer_record[1] = tracer_now();
-    tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(274, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_mpich, call, tracer_record);
-    mpich_depth--;
-    return tracer_result;
-  }
   mpich_depth++;
   struct mpich_MPI_Test_args tracer_args;
   tracer_args.request = request;
   tracer_args.flag = flag;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record[7] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  mpich_hook_MPI_Test_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("mpich", 274);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -20065,10 +20048,12 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  mpich_hook_MPI_Test_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(274, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[10] = mpich_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Test_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test))
@@ -20180,7 +20165,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   tracer_args.flag = flag;
   tracer_args.array_of_statuses = array_of_statuses;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[9];
+  uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.flag);
@@ -20197,6 +20182,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(276, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[9] = mpich_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Testall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall))
@@ -20247,7 +20233,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag
   tracer_args.flag = flag;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.indx);
@@ -20266,6 +20252,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag
   tracer_record[3] = tracer_record_call(277, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.indx ? (uint64_t)(int64_t)(*tracer_args.indx) : 0;
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[11] = mpich_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Testany_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany))
@@ -20318,7 +20305,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_args.array_of_indices = array_of_indices;
   tracer_args.array_of_statuses = array_of_statuses;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.incount);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.outcount);
@@ -20337,6 +20324,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(278, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
+  tracer_record[10] = mpich_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Testsome_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome))
@@ -20361,33 +20349,16 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
       mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait_full)) {
-    /* Minimal mode alone: no arguments to keep. */
-    mpich_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
-    unsigned tracer_depth = tracer_inflight_push("mpich", 279);
-    int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
-    tracer_result = tracer_real(request, status);
-    tracer_record[1] = tracer_now();
-    tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(279, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_mpich, call, tracer_record);
-    mpich_depth--;
-    return tracer_result;
-  }
   mpich_depth++;
   struct mpich_MPI_Wait_args tracer_args;
   tracer_args.request = request;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[8];
+  uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record[6] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  mpich_hook_MPI_Wait_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("mpich", 279);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -20399,6 +20370,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(279, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
+  tracer_record[8] = mpich_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Wait_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait))
@@ -20423,34 +20395,17 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
       mpich_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall_full)) {
-    /* Minimal mode alone: no arguments to keep. */
-    mpich_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
-    unsigned tracer_depth = tracer_inflight_push("mpich", 280);
-    int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
-    tracer_result = tracer_real(count, array_of_requests, array_of_statuses);
-    tracer_record[1] = tracer_now();
-    tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(280, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_mpich, call, tracer_record);
-    mpich_depth--;
-    return tracer_result;
-  }
   mpich_depth++;
   struct mpich_MPI_Waitall_args tracer_args;
   tracer_args.count = count;
   tracer_args.array_of_requests = array_of_requests;
   tracer_args.array_of_statuses = array_of_statuses;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[7];
+  uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  mpich_hook_MPI_Waitall_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("mpich", 280);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -20462,6 +20417,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(280, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = mpich_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Waitall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall))
@@ -20511,7 +20467,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Statu
   tracer_args.indx = indx;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[9];
+  uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.indx);
@@ -20528,6 +20484,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Statu
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(281, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.indx ? (uint64_t)(int64_t)(*tracer_args.indx) : 0;
+  tracer_record[9] = mpich_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Waitany_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany))
@@ -20580,7 +20537,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_args.array_of_indices = array_of_indices;
   tracer_args.array_of_statuses = array_of_statuses;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.incount);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.outcount);
@@ -20599,6 +20556,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(282, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
+  tracer_record[10] = mpich_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Waitsome_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome))
@@ -21289,7 +21247,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[15] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Raccumulate_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate))
@@ -21373,7 +21331,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Rget_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget))
@@ -21552,7 +21510,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Rput_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput))

@@ -2058,8 +2058,6 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
 
 /* MPI_Test: mpi_proto.h */
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
-  if (request)
-    *request = 0;
   if (flag)
     *flag = 0;
   if (status)
@@ -2104,8 +2102,6 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 
 /* MPI_Wait: mpi_proto.h */
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
-  if (request)
-    *request = 0;
   if (status)
     memset(status, 0, sizeof *status);
   return MPI_SUCCESS;

@@ -3328,6 +3328,8 @@ struct openmpi_MPI_Test_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
+void openmpi_hook_MPI_Test_before(struct openmpi_MPI_Test_args *args);
+void openmpi_hook_MPI_Test_after(struct openmpi_MPI_Test_args *args);
 
 /* int MPI_Test_cancelled(const MPI_Status *status, int *flag) */
 typedef __typeof__(MPI_Test_cancelled) openmpi_MPI_Test_cancelled_fn;
@@ -3798,6 +3800,7 @@ struct openmpi_MPI_Waitall_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
+void openmpi_hook_MPI_Waitall_before(struct openmpi_MPI_Waitall_args *args);
 
 /* int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) */
 typedef __typeof__(MPI_Waitany) openmpi_MPI_Waitany_fn;
@@ -3820,6 +3823,7 @@ struct openmpi_MPI_Wait_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
+void openmpi_hook_MPI_Wait_before(struct openmpi_MPI_Wait_args *args);
 
 /* int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) */
 typedef __typeof__(MPI_Waitsome) openmpi_MPI_Waitsome_fn;
@@ -4639,6 +4643,12 @@ struct openmpi_MPI_Keyval_free_args {
 /* The bytes of one element of a datatype, for the bytes of messages (trace.messages):
  * defined by the hooks. */
 uint64_t openmpi_element_size(MPI_Datatype datatype);
+/* A call that started a request (its out-param) moving bytes, with its status: the hooks
+ * keep the bytes for the call that completes the request, and return them. */
+uint64_t openmpi_request_started(int64_t status, void *request, uint64_t bytes);
+/* The bytes of the requests the calling thread's last completion call completed
+ * (trace.messages, kind complete): defined by the hooks. */
+uint64_t openmpi_completed_bytes(void);
 
 /* Device work (trace.commands in the spec) goes through the backend's hooks. */
 void openmpi_command_begin(struct tracer_command *command);

@@ -3656,6 +3656,7 @@ static const struct tracer_slot openmpi_MPI_Testall_slots[] = {
     {"array_of_statuses", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"flag_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
+    {"bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Testall_formats[] = {
@@ -3673,6 +3674,7 @@ static const struct tracer_slot openmpi_MPI_Testany_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"index_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
     {"flag_val", 10, 4, TRACER_SLOT_SIGNED, 1, 7},
+    {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Testany_formats[] = {
@@ -3689,6 +3691,7 @@ static const struct tracer_slot openmpi_MPI_Test_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 8, 8, TRACER_SLOT_ADDRESS, 1, 4},
     {"flag_val", 9, 4, TRACER_SLOT_SIGNED, 1, 5},
+    {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Test_formats[] = {
@@ -3718,6 +3721,7 @@ static const struct tracer_slot openmpi_MPI_Testsome_slots[] = {
     {"array_of_statuses", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"outcount_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
+    {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Testsome_formats[] = {
@@ -4207,6 +4211,7 @@ static const struct tracer_slot openmpi_MPI_Waitall_slots[] = {
     {"array_of_requests", 5, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"array_of_statuses", 6, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
+    {"bytes", 7, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Waitall_formats[] = {
@@ -4222,6 +4227,7 @@ static const struct tracer_slot openmpi_MPI_Waitany_slots[] = {
     {"status", 7, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"index_val", 8, 4, TRACER_SLOT_SIGNED, 1, 6},
+    {"bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Waitany_formats[] = {
@@ -4236,6 +4242,7 @@ static const struct tracer_slot openmpi_MPI_Wait_slots[] = {
     {"request_in", 6, 8, TRACER_SLOT_ADDRESS, 0, 4},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 7, 8, TRACER_SLOT_ADDRESS, 1, 4},
+    {"bytes", 8, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Wait_formats[] = {
@@ -4252,6 +4259,7 @@ static const struct tracer_slot openmpi_MPI_Waitsome_slots[] = {
     {"array_of_statuses", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"outcount_val", 9, 4, TRACER_SLOT_SIGNED, 1, 6},
+    {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Waitsome_formats[] = {
@@ -6430,31 +6438,31 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Status_set_elements_x_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Testall", TRACER_STATUS_RESULT, openmpi_MPI_Testall_slots, 6, 9,
+    {"MPI_Testall", TRACER_STATUS_RESULT, openmpi_MPI_Testall_slots, 7, 10,
      0,
      openmpi_MPI_Testall_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Testany", TRACER_STATUS_RESULT, openmpi_MPI_Testany_slots, 8, 11,
+     {TRACER_MESSAGE_COMPLETE, 9, -1, -1, -1, -1}},
+    {"MPI_Testany", TRACER_STATUS_RESULT, openmpi_MPI_Testany_slots, 9, 12,
      0,
      openmpi_MPI_Testany_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Test", TRACER_STATUS_RESULT, openmpi_MPI_Test_slots, 7, 10,
+     {TRACER_MESSAGE_COMPLETE, 11, -1, -1, -1, -1}},
+    {"MPI_Test", TRACER_STATUS_RESULT, openmpi_MPI_Test_slots, 8, 11,
      0,
      openmpi_MPI_Test_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, 7}},
+     {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, 7}},
     {"MPI_Test_cancelled", TRACER_STATUS_RESULT, openmpi_MPI_Test_cancelled_slots, 4, 7,
      1,
      openmpi_MPI_Test_cancelled_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Testsome", TRACER_STATUS_RESULT, openmpi_MPI_Testsome_slots, 7, 10,
+    {"MPI_Testsome", TRACER_STATUS_RESULT, openmpi_MPI_Testsome_slots, 8, 11,
      0,
      openmpi_MPI_Testsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
+     {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
     {"MPI_Topo_test", TRACER_STATUS_RESULT, openmpi_MPI_Topo_test_slots, 4, 7,
      0,
      openmpi_MPI_Topo_test_formats, 1,
@@ -6640,26 +6648,26 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Unpack_external_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Waitall", TRACER_STATUS_RESULT, openmpi_MPI_Waitall_slots, 4, 7,
+    {"MPI_Waitall", TRACER_STATUS_RESULT, openmpi_MPI_Waitall_slots, 5, 8,
      0,
      openmpi_MPI_Waitall_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Waitany", TRACER_STATUS_RESULT, openmpi_MPI_Waitany_slots, 6, 9,
+     {TRACER_MESSAGE_COMPLETE, 7, -1, -1, -1, -1}},
+    {"MPI_Waitany", TRACER_STATUS_RESULT, openmpi_MPI_Waitany_slots, 7, 10,
      0,
      openmpi_MPI_Waitany_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
-    {"MPI_Wait", TRACER_STATUS_RESULT, openmpi_MPI_Wait_slots, 5, 8,
+     {TRACER_MESSAGE_COMPLETE, 9, -1, -1, -1, -1}},
+    {"MPI_Wait", TRACER_STATUS_RESULT, openmpi_MPI_Wait_slots, 6, 9,
      0,
      openmpi_MPI_Wait_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, 6}},
-    {"MPI_Waitsome", TRACER_STATUS_RESULT, openmpi_MPI_Waitsome_slots, 7, 10,
+     {TRACER_MESSAGE_COMPLETE, 8, -1, -1, -1, 6}},
+    {"MPI_Waitsome", TRACER_STATUS_RESULT, openmpi_MPI_Waitsome_slots, 8, 11,
      0,
      openmpi_MPI_Waitsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COMPLETE, -1, -1, -1, -1, -1}},
+     {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
     {"MPI_Win_allocate", TRACER_STATUS_RESULT, openmpi_MPI_Win_allocate_slots, 8, 11,
      0,
      openmpi_MPI_Win_allocate_formats, 1,

@@ -374,7 +374,7 @@ void mpi_iallgather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
@@ -503,7 +503,7 @@ void mpi_iallgatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
@@ -665,7 +665,7 @@ void mpi_iallreduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_da
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
@@ -792,7 +792,7 @@ void mpi_ialltoall_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
@@ -1297,7 +1297,7 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
@@ -1358,7 +1358,7 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
@@ -4328,7 +4328,7 @@ void mpi_iexscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
@@ -7526,7 +7526,7 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
@@ -7659,7 +7659,7 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
@@ -9194,7 +9194,7 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
@@ -10111,7 +10111,7 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
@@ -10172,7 +10172,7 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
@@ -10233,7 +10233,7 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
@@ -10294,7 +10294,7 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
@@ -11812,7 +11812,7 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
@@ -11873,7 +11873,7 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
@@ -12051,7 +12051,7 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
@@ -12335,7 +12335,7 @@ void mpi_ireduce_scatter_block_(void *f_sendbuf, void *f_recvbuf, void *f_recvco
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
@@ -12550,7 +12550,7 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
@@ -12702,7 +12702,7 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
@@ -12818,7 +12818,7 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
@@ -12934,7 +12934,7 @@ void mpi_iscan_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datatyp
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
@@ -13065,7 +13065,7 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
@@ -13198,7 +13198,7 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0;
+  tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
@@ -13259,7 +13259,7 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
@@ -13511,7 +13511,7 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
@@ -13822,7 +13822,7 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
   tracer_args.count = *(const int *)f_count;
   tracer_args.flag = &tracer_f_flag;
-  uint64_t tracer_record[9];
+  uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.flag);
@@ -13839,6 +13839,7 @@ void mpi_testall_(void *f_count, void *f_array_of_requests, void *f_flag, void *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[9] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
@@ -13875,7 +13876,7 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_args.count = *(const int *)f_count;
   tracer_args.index = &tracer_f_index;
   tracer_args.flag = &tracer_f_flag;
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.index);
@@ -13895,6 +13896,7 @@ void mpi_testany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[11] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
@@ -13926,13 +13928,15 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   struct openmpi_MPI_Test_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
   __typeof__(*tracer_args.flag) tracer_f_flag = 0;
+  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
   tracer_args.request = &tracer_f_request;
   tracer_args.flag = &tracer_f_flag;
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record[7] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  openmpi_hook_MPI_Test_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 263);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -13943,10 +13947,12 @@ void mpi_test_(void *f_request, void *f_flag, void *f_status, MPI_Fint *f_ierr) 
   tracer_f_flag = *(const int *)f_flag;
   tracer_args.tracer_result = *f_ierr;
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  openmpi_hook_MPI_Test_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[10] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
@@ -14028,7 +14034,7 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   __typeof__(*tracer_args.outcount) tracer_f_outcount = 0;
   tracer_args.incount = *(const int *)f_incount;
   tracer_args.outcount = &tracer_f_outcount;
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.incount);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.outcount);
@@ -14047,6 +14053,7 @@ void mpi_testsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
+  tracer_record[10] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
@@ -16008,10 +16015,11 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   openmpi_depth++;
   struct openmpi_MPI_Waitall_args tracer_args = {0};
   tracer_args.count = *(const int *)f_count;
-  uint64_t tracer_record[7];
+  uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  openmpi_hook_MPI_Waitall_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 303);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -16022,6 +16030,7 @@ void mpi_waitall_(void *f_count, void *f_array_of_requests, void *f_array_of_sta
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
@@ -16056,7 +16065,7 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   __typeof__(*tracer_args.index) tracer_f_index = 0;
   tracer_args.count = *(const int *)f_count;
   tracer_args.index = &tracer_f_index;
-  uint64_t tracer_record[9];
+  uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.index);
@@ -16073,6 +16082,7 @@ void mpi_waitany_(void *f_count, void *f_array_of_requests, void *f_index, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
+  tracer_record[9] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
@@ -16103,11 +16113,13 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   openmpi_depth++;
   struct openmpi_MPI_Wait_args tracer_args = {0};
   __typeof__(*tracer_args.request) tracer_f_request = 0;
+  tracer_f_request = MPI_Request_f2c(*(const MPI_Fint *)f_request);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[8];
+  uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record[6] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  openmpi_hook_MPI_Wait_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 305);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -16120,6 +16132,7 @@ void mpi_wait_(void *f_request, void *f_status, MPI_Fint *f_ierr) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_record[8] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
@@ -16155,7 +16168,7 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   __typeof__(*tracer_args.outcount) tracer_f_outcount = 0;
   tracer_args.incount = *(const int *)f_incount;
   tracer_args.outcount = &tracer_f_outcount;
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.incount);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.outcount);
@@ -16174,6 +16187,7 @@ void mpi_waitsome_(void *f_incount, void *f_array_of_requests, void *f_outcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
+  tracer_record[10] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))

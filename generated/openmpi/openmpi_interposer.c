@@ -1267,7 +1267,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(6, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgather_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather))
@@ -1429,7 +1429,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(8, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallgatherv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv))
@@ -1638,7 +1638,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(11, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iallreduce_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce))
@@ -1792,7 +1792,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(13, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ialltoall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall))
@@ -2457,7 +2457,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
@@ -2532,7 +2532,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
@@ -6376,7 +6376,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(82, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iexscan_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan))
@@ -10551,7 +10551,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
@@ -10719,7 +10719,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
@@ -12704,7 +12704,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
@@ -13876,7 +13876,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
@@ -13951,7 +13951,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
@@ -14026,7 +14026,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
@@ -14101,7 +14101,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
@@ -16042,7 +16042,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
@@ -16117,7 +16117,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
@@ -16342,7 +16342,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[13] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
@@ -16701,7 +16701,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(235, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce_scatter_block_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block))
@@ -16980,7 +16980,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
@@ -17159,7 +17159,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
@@ -17304,7 +17304,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
@@ -17451,7 +17451,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(245, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscan_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan))
@@ -17612,7 +17612,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[14] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
@@ -17780,7 +17780,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[15] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0;
+  tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
@@ -17855,7 +17855,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
@@ -18169,7 +18169,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
-  tracer_record[12] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
@@ -18595,7 +18595,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   tracer_args.flag = flag;
   tracer_args.array_of_statuses = array_of_statuses;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[9];
+  uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.flag);
@@ -18612,6 +18612,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[9] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall))
@@ -18663,7 +18664,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
   tracer_args.flag = flag;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.index);
@@ -18682,6 +18683,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
   tracer_record[10] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[11] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testany_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany))
@@ -18706,35 +18708,18 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_full)) {
-    /* Minimal mode alone: no arguments to keep. */
-    openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
-    unsigned tracer_depth = tracer_inflight_push("openmpi", 263);
-    int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
-    tracer_result = tracer_real(request, flag, status);
-    tracer_record[1] = tracer_now();
-    tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(263, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
-    openmpi_depth--;
-    return tracer_result;
-  }
   openmpi_depth++;
   struct openmpi_MPI_Test_args tracer_args;
   tracer_args.request = request;
   tracer_args.flag = flag;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.flag);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record[7] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  openmpi_hook_MPI_Test_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 263);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -18743,10 +18728,12 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   tracer_inflight_pop();
   tracer_args.tracer_start = tracer_record[0];
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
+  openmpi_hook_MPI_Test_after(&tracer_args);
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[9] = tracer_args.flag ? (uint64_t)(int64_t)(*tracer_args.flag) : 0;
+  tracer_record[10] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Test_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test))
@@ -18860,7 +18847,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_args.array_of_indices = array_of_indices;
   tracer_args.array_of_statuses = array_of_statuses;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.incount);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.outcount);
@@ -18879,6 +18866,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
+  tracer_record[10] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Testsome_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome))
@@ -21371,34 +21359,17 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall_full)) {
-    /* Minimal mode alone: no arguments to keep. */
-    openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
-    unsigned tracer_depth = tracer_inflight_push("openmpi", 303);
-    int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
-    tracer_result = tracer_real(count, array_of_requests, array_of_statuses);
-    tracer_record[1] = tracer_now();
-    tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(303, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
-    openmpi_depth--;
-    return tracer_result;
-  }
   openmpi_depth++;
   struct openmpi_MPI_Waitall_args tracer_args;
   tracer_args.count = count;
   tracer_args.array_of_requests = array_of_requests;
   tracer_args.array_of_statuses = array_of_statuses;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[7];
+  uint64_t tracer_record[8];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.array_of_statuses);
+  openmpi_hook_MPI_Waitall_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 303);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -21410,6 +21381,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of
   tracer_args.tracer_status = (int64_t)tracer_args.tracer_result;
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(303, tracer_depth, tracer_args.tracer_status);
+  tracer_record[7] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitall_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall))
@@ -21459,7 +21431,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
   tracer_args.index = index;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[9];
+  uint64_t tracer_record[10];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.index);
@@ -21476,6 +21448,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(304, tracer_depth, tracer_args.tracer_status);
   tracer_record[8] = tracer_args.index ? (uint64_t)(int64_t)(*tracer_args.index) : 0;
+  tracer_record[9] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitany_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany))
@@ -21500,33 +21473,16 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
       openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(request, status);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait_full)) {
-    /* Minimal mode alone: no arguments to keep. */
-    openmpi_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
-    unsigned tracer_depth = tracer_inflight_push("openmpi", 305);
-    int tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
-    tracer_result = tracer_real(request, status);
-    tracer_record[1] = tracer_now();
-    tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(305, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
-    openmpi_depth--;
-    return tracer_result;
-  }
   openmpi_depth++;
   struct openmpi_MPI_Wait_args tracer_args;
   tracer_args.request = request;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[8];
+  uint64_t tracer_record[9];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.request);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.status);
   tracer_record[6] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  openmpi_hook_MPI_Wait_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("openmpi", 305);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -21538,6 +21494,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(305, tracer_depth, tracer_args.tracer_status);
   tracer_record[7] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
+  tracer_record[8] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Wait_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait))
@@ -21590,7 +21547,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_args.array_of_indices = array_of_indices;
   tracer_args.array_of_statuses = array_of_statuses;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(int64_t)(tracer_args.incount);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.array_of_requests);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.outcount);
@@ -21609,6 +21566,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(306, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.outcount ? (uint64_t)(int64_t)(*tracer_args.outcount) : 0;
+  tracer_record[10] = openmpi_completed_bytes();
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome_full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Waitsome_full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome))

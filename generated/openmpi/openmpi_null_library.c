@@ -2002,8 +2002,6 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 
 /* MPI_Test: mpi.h */
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
-  if (request)
-    *request = 0;
   if (flag)
     *flag = 0;
   if (status)
@@ -2343,8 +2341,6 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
 
 /* MPI_Wait: mpi.h */
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
-  if (request)
-    *request = 0;
   if (status)
     memset(status, 0, sizeof *status);
   return MPI_SUCCESS;

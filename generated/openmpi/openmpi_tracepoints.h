@@ -3995,49 +3995,49 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Status_set_elements_x_full,
   )
 )
 
-/* MPI_Testall: [4] count, [5] array_of_requests, [6] flag, [7] array_of_statuses, [3] result, [8] flag_val */
+/* MPI_Testall: [4] count, [5] array_of_requests, [6] flag, [7] array_of_statuses, [3] result, [8] flag_val, [9] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testall,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testall_full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
-/* MPI_Testany: [4] count, [5] array_of_requests, [6] index, [7] flag, [8] status, [3] result, [9] index_val, [10] flag_val */
+/* MPI_Testany: [4] count, [5] array_of_requests, [6] index, [7] flag, [8] status, [3] result, [9] index_val, [10] flag_val, [11] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testany,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testany_full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testany_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
     lttng_ust_field_sequence_hex(uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t, tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status), TRACER_MAX_BYTES))
   )
 )
 
-/* MPI_Test: [4] request, [5] flag, [6] status, [7] request_in, [3] result, [8] request_val, [9] flag_val */
+/* MPI_Test: [4] request, [5] flag, [6] status, [7] request_in, [3] result, [8] request_val, [9] flag_val, [10] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test_full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Test_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
     lttng_ust_field_sequence_hex(uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t, tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status), TRACER_MAX_BYTES))
   )
 )
@@ -4058,18 +4058,18 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Test_cancelled_full,
   )
 )
 
-/* MPI_Testsome: [4] incount, [5] array_of_requests, [6] outcount, [7] array_of_indices, [8] array_of_statuses, [3] result, [9] outcount_val */
+/* MPI_Testsome: [4] incount, [5] array_of_requests, [6] outcount, [7] array_of_indices, [8] array_of_statuses, [3] result, [9] outcount_val, [10] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testsome,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Testsome_full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Testsome_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
@@ -4631,66 +4631,66 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Unpack_external_full,
   )
 )
 
-/* MPI_Waitall: [4] count, [5] array_of_requests, [6] array_of_statuses, [3] result */
+/* MPI_Waitall: [4] count, [5] array_of_requests, [6] array_of_statuses, [3] result, [7] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitall,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitall_full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitall_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 7)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
     lttng_ust_field_sequence_hex(uint8_t, array_of_statuses_bytes, (const uint8_t *)tracer_args->array_of_statuses, size_t, tracer_clamp((tracer_args->array_of_statuses ? 1 : 0) * sizeof(*tracer_args->array_of_statuses), TRACER_MAX_BYTES))
   )
 )
 
-/* MPI_Waitany: [4] count, [5] array_of_requests, [6] index, [7] status, [3] result, [8] index_val */
+/* MPI_Waitany: [4] count, [5] array_of_requests, [6] index, [7] status, [3] result, [8] index_val, [9] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitany,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitany_full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitany_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
     lttng_ust_field_sequence_hex(uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t, tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status), TRACER_MAX_BYTES))
   )
 )
 
-/* MPI_Wait: [4] request, [5] status, [6] request_in, [3] result, [7] request_val */
+/* MPI_Wait: [4] request, [5] status, [6] request_in, [3] result, [7] request_val, [8] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wait,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Wait_full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Wait_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 8)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 9)
     lttng_ust_field_sequence_hex(uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t, tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status), TRACER_MAX_BYTES))
   )
 )
 
-/* MPI_Waitsome: [4] incount, [5] array_of_requests, [6] outcount, [7] array_of_indices, [8] array_of_statuses, [3] result, [9] outcount_val */
+/* MPI_Waitsome: [4] incount, [5] array_of_requests, [6] outcount, [7] array_of_indices, [8] array_of_statuses, [3] result, [9] outcount_val, [10] bytes */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitsome,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Waitsome_full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Waitsome_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 

@@ -23,3 +23,40 @@ void mpich_command_end(struct tracer_command *command, int64_t status) {
   (void)command;
   (void)status;
 }
+
+/* Non-blocking calls: the bytes of each request, from its start to its completion
+ * (mpi_requests.h). */
+#include "mpi_requests.h"
+
+uint64_t mpich_request_started(int64_t status, void *request, uint64_t bytes) {
+  if (status == MPI_SUCCESS && request)
+    request_started(*(MPI_Request *)request, bytes);
+  return bytes;
+}
+
+uint64_t mpich_completed_bytes(void) {
+  uint64_t bytes = completed_bytes;
+  completed_bytes = 0;
+  return bytes;
+}
+
+/* MPI_Wait and MPI_Waitall complete every request they are given. */
+void mpich_hook_MPI_Wait_before(struct mpich_MPI_Wait_args *args) {
+  completed_bytes = args->request ? request_completed(*args->request) : 0;
+}
+
+void mpich_hook_MPI_Waitall_before(struct mpich_MPI_Waitall_args *args) {
+  completed_bytes = 0;
+  for (int i = 0; args->array_of_requests && i < args->count; i++)
+    completed_bytes += request_completed(args->array_of_requests[i]);
+}
+
+/* MPI_Test completes its request when it sets flag. */
+void mpich_hook_MPI_Test_before(struct mpich_MPI_Test_args *args) {
+  testing = args->request ? *args->request : MPI_REQUEST_NULL;
+}
+
+void mpich_hook_MPI_Test_after(struct mpich_MPI_Test_args *args) {
+  bool done = args->tracer_status == MPI_SUCCESS && args->flag && *args->flag;
+  completed_bytes = done ? request_completed(testing) : 0;
+}

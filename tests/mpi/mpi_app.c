@@ -79,7 +79,8 @@ int main(int argc, char **argv) {
     }
   }
 
-  /* Non-blocking in a ring: 256 ints to the right, completed one request at a time. */
+  /* Non-blocking in a ring: 256 ints to the right, completed one request at a time; each
+   * completion counts the bytes of the request it completed. */
   int out[256], in[256];
   for (int i = 0; i < 256; i++)
     out[i] = rank * 1000 + i;
@@ -88,8 +89,8 @@ int main(int argc, char **argv) {
        &requests[0]);
   CALL(MPI_Isend, sizeof out, out, 256, MPI_INT, (rank + 1) % size, 3, MPI_COMM_WORLD,
        &requests[1]);
-  CALL(MPI_Wait, 0, &requests[1], MPI_STATUS_IGNORE);
-  CALL(MPI_Wait, 0, &requests[0], MPI_STATUS_IGNORE);
+  CALL(MPI_Wait, sizeof out, &requests[1], MPI_STATUS_IGNORE);
+  CALL(MPI_Wait, sizeof in, &requests[0], MPI_STATUS_IGNORE);
   if (in[5] != ((rank + size - 1) % size) * 1000 + 5) {
     fprintf(stderr, "rank %d: ring message wrong\n", rank);
     MPI_Abort(MPI_COMM_WORLD, 1);

@@ -43,7 +43,8 @@ program mpi_app
     end if
   end if
 
-  ! Non-blocking in a ring: 256 integers to the right.
+  ! Non-blocking in a ring: 256 integers to the right; each completion counts the bytes
+  ! of the request it completed.
   left = mod(rank + nranks - 1, nranks)
   right = mod(rank + 1, nranks)
   ring_out = [(rank * 1000 + i, i = 1, 256)]
@@ -52,9 +53,9 @@ program mpi_app
   call mpi_isend(ring_out, 256, MPI_INTEGER, right, 3, MPI_COMM_WORLD, requests(2), ierr)
   call counted(7, 1024)
   call mpi_wait(requests(2), MPI_STATUS_IGNORE, ierr)
-  call counted(8, 0)
+  call counted(8, 1024)
   call mpi_wait(requests(1), MPI_STATUS_IGNORE, ierr)
-  call counted(8, 0)
+  call counted(8, 1024)
   if (ring_in(5) /= left * 1000 + 5) call mpi_abort(MPI_COMM_WORLD, 1, ierr)
 
   block = 0

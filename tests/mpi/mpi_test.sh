@@ -123,8 +123,14 @@ if [ "${MPI_TEST_ABORT:-0}" = 1 ]; then
   APP_ABORT_RANK=1 APP_MANIFEST="$tmp/abort.manifest" "$@" -n 2 "$tracer" -q \
     --trace-output "$tmp/abort.trace" "$app" >"$tmp/abort.out" 2>"$tmp/abort.err" || rc=$?
   [ "$rc" -ne 0 ] || fail "abort: the job exited with status 0"
-  "$tracer" -r "$tmp/abort.trace" >"$tmp/abort.txt" 2>"$tmp/abort.replay.err" ||
-    fail "abort: no report from the job folder: $(cat "$tmp/abort.replay.err")"
+  # The launcher may return before every killed tracer is gone, and a session is flushed
+  # once its tracer is: the replay is tried again for a few seconds.
+  tries=0
+  until "$tracer" -r "$tmp/abort.trace" >"$tmp/abort.txt" 2>"$tmp/abort.replay.err"; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 10 ] || fail "abort: no report from the job folder: $(cat "$tmp/abort.replay.err")"
+    sleep 1
+  done
   grep -q "^Rank 1: the app" "$tmp/abort.txt" ||
     fail "abort: the report does not name rank 1: $(head -5 "$tmp/abort.txt")"
   grep -Eq "^MPI_Init +\|.*\| +2 \|" "$tmp/abort.txt" ||
